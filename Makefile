@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ovc - build, test and benchmark entry points. See README.md.
+
+KSRC ?= .deps/kamailio/src
+BUILD ?= build
+CC ?= gcc
+
+WARN = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes
+LIB_CFLAGS = -std=gnu11 -O2 -g -fPIC $(WARN) -Iinclude
+SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+
+# Exactly Debian's kamailio 5.6.3 defines (../shared/BUILD-NOTES.md): the
+# module's embedded version/flags strings must equal the server's.
+K_DEFS = -DNAME='"kamailio"' -DVERSION='"5.6.3"' -DARCH='"x86_64"' \
+	-DOS='linux_' -DOS_QUOTED='"linux"' -DCOMPILER='"gcc 12.2.0"' \
+	-D__CPU_x86_64 -D__OS_linux -DVERSIONVAL=5006003 \
+	-DCFG_DIR='"/etc/kamailio/"' -DSHARE_DIR='"/usr/share/kamailio/"' \
+	-DRUN_DIR='"/var/run/kamailio/"' -DPKG_MALLOC -DSHM_MMAP -DDNS_IP_HACK \
+	-DUSE_MCAST -DUSE_TCP -DDISABLE_NAGLE -DHAVE_RESOLV_RES -DUSE_DNS_CACHE \
+	-DUSE_DNS_FAILOVER -DUSE_DST_BLOCKLIST -DUSE_NAPTR -DWITH_XAVP \
+	-DMEM_JOIN_FREE -DF_MALLOC -DQ_MALLOC -DTLSF_MALLOC -DDBG_SR_MEMORY \
+	-DUSE_TLS -DTLS_HOOKS -DUSE_CORE_STATS -DSTATISTICS -DMALLOC_STATS \
+	-DUSE_SCTP -DFAST_LOCK -DADAPTIVE_WAIT -DADAPTIVE_WAIT_LOOPS=1024 \
+	-DCC_GCC_LIKE_ASM -DHAVE_GETHOSTBYNAME2 -DHAVE_UNION_SEMUN \
+	-DHAVE_SCHED_YIELD -DHAVE_MSG_NOSIGNAL -DHAVE_MSGHDR_MSG_CONTROL \
+	-DHAVE_ALLOCA_H -DHAVE_TIMEGM -DHAVE_SCHED_SETSCHEDULER -DHAVE_IP_MREQN \
+	-DUSE_RAW_SOCKS -DHAVE_EPOLL -DHAVE_SIGIO_RT -DSIGINFO64_WORKARROUND \
+	-DUSE_FUTEX -DHAVE_SELECT -DKSR_PTHREAD_MUTEX_SHARED -DMOD_NAME='"ovc"'
+MOD_CFLAGS = -std=gnu11 -O2 -g -fPIC -DPIC -pthread -m64 \
+	-Wall -Wno-unused-parameter -Iinclude -I$(KSRC) $(K_DEFS)
+
+LIB_SRC = $(wildcard src/*.c)
+LIB_OBJ = $(LIB_SRC:src/%.c=$(BUILD)/lib/%.o)
+LIB_SAN_OBJ = $(LIB_SRC:src/%.c=$(BUILD)/lib-san/%.o)
+LIB = $(BUILD)/libovc.a
+LIB_SAN = $(BUILD)/libovc-san.a
+
+MOD_SRC = $(wildcard modules/ovc/*.c)
+MOD_OBJ = $(MOD_SRC:modules/ovc/%.c=$(BUILD)/mod/%.o)
+MOD = modules/ovc/ovc.so
+
+UNIT_SRC = $(wildcard tests/unit/*.c)
+UNIT = $(BUILD)/tests/unit_tests
+UNIT_SAN = $(BUILD)/tests/unit_tests_san
+CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
+
+.PHONY: all lib module deps check check-unit check-asan check-integration \
+	demo bench clean format
+
+all: lib module
+
+deps:
+	@./scripts/deps.sh
+
+lib: $(LIB)
+module: $(MOD)
+
+$(BUILD)/lib/%.o: src/%.c $(wildcard include/ovc/*.h) | $(BUILD)/lib
+	$(CC) $(LIB_CFLAGS) -c $< -o $@
+$(BUILD)/lib-san/%.o: src/%.c $(wildcard include/ovc/*.h) | $(BUILD)/lib-san
+	$(CC) $(LIB_CFLAGS) $(SAN_FLAGS) -c $< -o $@
+$(LIB): $(LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+$(LIB_SAN): $(LIB_SAN_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(KSRC)/core/sr_module.h:
+	@echo "Kamailio headers missing in $(KSRC): run 'make deps' first" >&2
+	@exit 1
+
+$(BUILD)/mod/%.o: modules/ovc/%.c $(wildcard modules/ovc/*.h) \
+		$(wildcard include/ovc/*.h) $(KSRC)/core/sr_module.h | $(BUILD)/mod
+	$(CC) $(MOD_CFLAGS) -c $< -o $@
+$(MOD): $(MOD_OBJ) $(LIB)
+	$(CC) -shared -pthread -o $@ $(MOD_OBJ) $(LIB) -lm
+	./scripts/check-abi.sh $@
+
+$(UNIT): $(UNIT_SRC) $(LIB) | $(BUILD)/tests
+	$(CC) $(LIB_CFLAGS) -Itests/unit -o $@ $(UNIT_SRC) $(LIB) $(CHECK_LIBS) -lm
+$(UNIT_SAN): $(UNIT_SRC) $(LIB_SAN) | $(BUILD)/tests
+	$(CC) $(LIB_CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $(UNIT_SRC) \
+		$(LIB_SAN) $(CHECK_LIBS) -lm
+
+$(BUILD)/lib $(BUILD)/lib-san $(BUILD)/mod $(BUILD)/tests:
+	mkdir -p $@
+
+check: check-unit check-asan check-integration
+
+check-unit: $(UNIT)
+	$(UNIT)
+
+check-asan: $(UNIT_SAN)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(UNIT_SAN)
+
+check-integration: all
+	./tests/integration/run.sh
+
+demo: all
+	./bench/demo.sh
+
+bench: all
+	./bench/campaign.sh all
+
+format:
+	clang-format -i $(LIB_SRC) $(MOD_SRC) include/ovc/*.h modules/ovc/*.h
+
+clean:
+	rm -rf $(BUILD) $(MOD)
+
+# Testbed/campaign tools and the simulator bring their own fragments.
+-include bench/bench.mk
+-include bench/sim/sim.mk

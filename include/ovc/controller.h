@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - one interface over every algorithm. The module, the simulator and
+ * the tests step controllers only through this: fill a measurement, call
+ * ovc_ctl_step() once per epoch, apply the output.
+ */
+#ifndef OVC_CONTROLLER_H
+#define OVC_CONTROLLER_H
+
+#include "ovc/types.h"
+#include "ovc/params.h"
+
+/* What the caller measured over the last epoch. Fields a controller does
+ * not use are ignored; unknown values are given as negative (ignored). */
+struct ovc_measure
+{
+	double dt_s;		   /* epoch length actually elapsed, seconds (> 0) */
+	double cpu;			   /* CPU occupancy over the epoch, fraction of capacity */
+	double mem;			   /* memory occupancy, fraction of the memory budget */
+	double queue_len;	   /* INVITE queue length now, messages */
+	double queue_cap;	   /* INVITE queue capacity, messages (0: no queue) */
+	double queue_delay_s;  /* mean queueing delay over the epoch, seconds */
+	double offered[OVC_CLASS_COUNT];  /* arrivals per class over the epoch */
+	double admitted[OVC_CLASS_COUNT]; /* admitted per class over the epoch */
+};
+
+/* What a controller decided. */
+struct ovc_output
+{
+	double f;	  /* acceptance fraction for controlled classes, [0, 1] */
+	double u;	  /* queue drain rate, normalised to rho_M (pi); < 0: as fast as possible */
+	double alpha; /* reject ratio (pi: CPU loop), [0, 1]; f == 1 - alpha there */
+	double p_reject[OVC_CLASS_COUNT]; /* per-class reject probability (rsoca;
+										 others: 1 - f on controlled classes) */
+};
+
+/* Opaque-sized state for any controller (a union inside). */
+struct ovc_ctl;
+
+/* Returns sizeof(struct ovc_ctl) so callers can place it in shared memory. */
+unsigned long ovc_ctl_size(void);
+
+/* Initialises c for algorithm alg with the parameters in p (copied).
+ * Returns OVC_OK, OVC_EINVAL or OVC_ERANGE (c untouched on failure). */
+int ovc_ctl_init(struct ovc_ctl *c, enum ovc_alg alg,
+		const struct ovc_params *p);
+
+/* Re-reads parameters without resetting the controller's state where the
+ * algorithm allows it. Returns as ovc_ctl_init(). */
+int ovc_ctl_reconfigure(struct ovc_ctl *c, const struct ovc_params *p);
+
+/* Epoch length (ms) the algorithm wants by its paper or its parameter. */
+unsigned ovc_ctl_epoch_ms(const struct ovc_ctl *c);
+
+/* Returns the algorithm c runs. */
+enum ovc_alg ovc_ctl_alg(const struct ovc_ctl *c);
+
+/* One control step at time now with measurement m; fills *out. Returns
+ * OVC_OK, or OVC_EINVAL when m is unusable (out then repeats the last
+ * decision). Never puts NaN or inf into *out. */
+int ovc_ctl_step(struct ovc_ctl *c, const struct ovc_measure *m,
+		ovc_time_ns now, struct ovc_output *out);
+
+/* Last output without stepping. */
+void ovc_ctl_last(const struct ovc_ctl *c, struct ovc_output *out);
+
+#endif

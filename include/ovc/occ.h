@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - OCC, the occupancy controller of paper 000 eq. 1-2:
+ *   phi_t   = min(rho_target / rho_t, phi_max)
+ *   f_{t+1} = restrict(f_min, phi_t * f_t, 1)
+ * One step per epoch (000: 1 s).
+ */
+#ifndef OVC_OCC_H
+#define OVC_OCC_H
+
+struct ovc_occ_params
+{
+	double target;		/* rho_target, CPU occupancy in (0, 1]; 000: 0.9 */
+	double f_min;		/* lower bound of f in [0, 1); 000: 0.02 */
+	double phi_max;		/* max multiplicative increase per epoch; 000: 5 */
+	unsigned epoch_ms;	/* epoch length, milliseconds; 000: 1000 */
+};
+
+struct ovc_occ
+{
+	struct ovc_occ_params p; /* parameters in force */
+	double f;				 /* current acceptance fraction in [f_min, 1] */
+};
+
+/* Fills p with the defaults of 000 §VI-C. */
+void ovc_occ_defaults(struct ovc_occ_params *p);
+
+/* Initialises s with f = 1. Returns OVC_OK or OVC_ERANGE for bad
+ * parameters (s untouched). */
+int ovc_occ_init(struct ovc_occ *s, const struct ovc_occ_params *p);
+
+/* One epoch: rho is the occupancy measured over the epoch, as a fraction
+ * of capacity (values > 1 are clamped to 1; 0 counts as a tiny positive
+ * value so phi = phi_max). Returns the new f in [f_min, 1]. NaN, inf or
+ * negative rho leaves f unchanged. */
+double ovc_occ_step(struct ovc_occ *s, double rho);
+
+#endif

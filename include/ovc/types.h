@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - common types of the control library: time, error codes, request
+ * classes and algorithm identifiers. libc only.
+ */
+#ifndef OVC_TYPES_H
+#define OVC_TYPES_H
+
+#include <stdint.h>
+
+/* Monotonic time in nanoseconds. The library never reads a clock: callers
+ * pass "now" in, so tests drive controllers with synthetic clocks. */
+typedef int64_t ovc_time_ns;
+
+#define OVC_NS_PER_MS INT64_C(1000000)
+#define OVC_NS_PER_S INT64_C(1000000000)
+
+/* Error codes: functions return 0 (OVC_OK) or one of these negatives and
+ * have no side effect when they fail. */
+enum ovc_err
+{
+	OVC_OK = 0,
+	OVC_EINVAL = -1, /* malformed argument (NULL, NaN, unparsable text) */
+	OVC_ERANGE = -2, /* value outside the accepted range */
+	OVC_ENOENT = -3, /* unknown name */
+	OVC_ENOMEM = -4, /* allocation failed */
+	OVC_EFULL = -5,	 /* container full */
+	OVC_EEMPTY = -6, /* container empty */
+};
+
+/* Returns a static, human-readable text for an ovc_err code. */
+const char *ovc_strerror(int err);
+
+/* Request classes of DESIGN.md (004 §III, 001 §2.3). */
+enum ovc_class
+{
+	OVC_CLASS_INVITE = 0, /* initial INVITE: no To-tag */
+	OVC_CLASS_INDIALOG,	  /* any request with a To-tag */
+	OVC_CLASS_REGISTER,	  /* REGISTER */
+	OVC_CLASS_OTHER,	  /* any other out-of-dialog request */
+	OVC_CLASS_COUNT
+};
+
+/* Returns "invite", "indialog", "register", "other" or NULL. */
+const char *ovc_class_name(enum ovc_class c);
+
+/* Algorithms selectable by the `algorithm` parameter. */
+enum ovc_alg
+{
+	OVC_ALG_NONE = 0,
+	OVC_ALG_BBC,
+	OVC_ALG_OCC,
+	OVC_ALG_OCCUPANCY,
+	OVC_ALG_ARO,
+	OVC_ALG_SIRED,
+	OVC_ALG_RSOCA,
+	OVC_ALG_PI,
+	OVC_ALG_COUNT
+};
+
+/* Returns the algorithm's user-facing name ("none", "occ", ...) or NULL. */
+const char *ovc_alg_name(enum ovc_alg a);
+
+/* Looks an algorithm up by name (exact, lower case). Returns 0 and sets
+ * *out, or OVC_ENOENT. */
+int ovc_alg_from_name(const char *name, enum ovc_alg *out);
+
+#endif

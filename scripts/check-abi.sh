@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Verify that a built module embeds exactly the version and compile-flags
+# strings of the installed kamailio binary; kamailio refuses (and exits)
+# at load time otherwise. Prints both strings on a mismatch.
+set -euo pipefail
+so=${1:?usage: check-abi.sh module.so}
+kv=$(kamailio -V 2>/dev/null) || { echo "check-abi: kamailio -V failed (run make deps)" >&2; exit 1; }
+want_ver=$(printf '%s\n' "$kv" | sed -n 's/^version: \(.*[^ ]\) *$/\1/p')
+want_flags=$(printf '%s\n' "$kv" | sed -n 's/^flags: \(.*\)$/\1/p')
+strs=$(strings -a "$so")
+ok=1
+if ! printf '%s\n' "$strs" | grep -qxF "$want_ver"; then
+	echo "check-abi: version mismatch in $so" >&2
+	echo "  kamailio -V : $want_ver" >&2
+	echo "  module has  : $(printf '%s\n' "$strs" | grep -m1 '^kamailio [0-9]' || echo '(none)')" >&2
+	ok=0
+fi
+if ! printf '%s\n' "$strs" | grep -qxF "$want_flags"; then
+	echo "check-abi: compile flags mismatch in $so" >&2
+	echo "  kamailio -V : $want_flags" >&2
+	echo "  module has  : $(printf '%s\n' "$strs" | grep -m1 '^USE_' || echo '(none)')" >&2
+	ok=0
+fi
+[ "$ok" = 1 ] || exit 1
+echo "check-abi: $so matches $want_ver"

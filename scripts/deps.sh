@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Install what ovc needs on Debian bookworm: packages and the Kamailio
+# source headers matching the installed kamailio binary. Idempotent: a
+# second run changes nothing and says so. Fails loudly with the reason.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+cache="$top/.deps"
+pkgs=(kamailio kamailio-extra-modules kamailio-utils-modules sip-tester
+	check libcap-dev libjansson-dev pkg-config gcc make iproute2 procps
+	gnuplot-nox xz-utils dpkg-dev binutils)
+
+die() { echo "deps: ERROR: $*" >&2; exit 1; }
+say() { echo "deps: $*"; }
+
+[ "$(id -u)" = 0 ] || die "must run as root (apt-get install); got uid $(id -u)"
+command -v apt-get >/dev/null || die "apt-get not found: ovc supports Debian bookworm"
+
+changed=0
+updated=0
+apt_update() {
+	if [ "$updated" = 0 ]; then
+		say "apt-get update"
+		apt-get update -qq || die "apt-get update failed"
+		updated=1
+	fi
+}
+
+missing=()
+for p in "${pkgs[@]}"; do
+	st=$(dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null || true)
+	case "$st" in
+	ii*) ;;
+	*) missing+=("$p") ;;
+	esac
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+	apt_update
+	say "installing: ${missing[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends "${missing[@]}" >/dev/null ||
+		die "apt-get install ${missing[*]} failed"
+	changed=1
+fi
+
+kver=$(dpkg-query -W -f='${Version}' kamailio) ||
+	die "kamailio is not installed"
+upver=${kver%%-*}
+upver=${upver#*:}
+hdrs="$cache/kamailio-$upver"
+stamp="$hdrs/.complete"
+if [ ! -f "$stamp" ]; then
+	srcl=/etc/apt/sources.list.d/ovc-deb-src.sources
+	if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ &&
+		! grep -qs '^deb-src' /etc/apt/sources.list; then
+		say "adding deb-src entry $srcl"
+		cat >"$srcl" <<EOS
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOS
+		updated=0
+	fi
+	apt_update
+	dl=$(mktemp -d)
+	chmod 755 "$dl"
+	trap 'rm -rf "$dl"' EXIT
+	say "downloading kamailio=$kver source"
+	(cd "$dl" && apt-get source -qq --download-only "kamailio=$kver") \
+		>/dev/null || die "apt-get source kamailio=$kver failed"
+	orig=$(ls "$dl"/kamailio_"$upver"*.orig.tar.* 2>/dev/null | head -n1)
+	[ -n "$orig" ] || die "no orig tarball for kamailio $upver in $dl"
+	rm -rf "$hdrs.tmp"
+	mkdir -p "$hdrs.tmp"
+	tar -xf "$orig" -C "$hdrs.tmp" --strip-components=1 \
+		--wildcards --no-anchored \
+		"kamailio-$upver/src/core/*.h" \
+		"kamailio-$upver/src/modules/tm/*.h" \
+		"kamailio-$upver/src/modules/sl/*.h" \
+		"kamailio-$upver/src/modules/kex/*.h" \
+		"kamailio-$upver/src/modules/ratelimit/*.h" \
+		"kamailio-$upver/src/lib/srdb1/*.h" \
+		"kamailio-$upver/src/Makefile.defs" ||
+		die "extracting headers from $orig failed"
+	[ -f "$hdrs.tmp/src/core/sr_module.h" ] ||
+		die "src/core/sr_module.h missing after extraction"
+	rm -rf "$hdrs"
+	mv "$hdrs.tmp" "$hdrs"
+	touch "$stamp"
+	say "kamailio $upver headers in $hdrs ($(find "$hdrs" -name '*.h' | wc -l) files)"
+	changed=1
+fi
+ln -sfn "kamailio-$upver" "$cache/kamailio"
+
+if [ "$changed" = 0 ]; then
+	say "nothing to do: all packages and kamailio $upver headers present"
+fi
