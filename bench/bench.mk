@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/bench.mk - testbed tools and their tests; included by the Makefile.
+#
+#   make bench-tools   build/bench/{ovc-caps,ovc-merge,ovc-bound}
+#   make check-bench   unit tests (merge, bound) + the short smoke campaign
+
+BENCH_BUILD = $(BUILD)/bench
+BENCH_PKG_CFLAGS := $(shell pkg-config --cflags check jansson libcap 2>/dev/null)
+BENCH_PKG_LIBS := $(shell pkg-config --libs check jansson libcap 2>/dev/null)
+BENCH_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+	-Wshadow -Wstrict-prototypes -Ibench/tools $(BENCH_PKG_CFLAGS)
+BENCH_LIB_SRC = bench/tools/merge.c bench/tools/bound.c
+BENCH_LIB_HDR = bench/tools/merge.h bench/tools/bound.h
+BENCH_TOOLS = $(BENCH_BUILD)/ovc-caps $(BENCH_BUILD)/ovc-merge \
+	$(BENCH_BUILD)/ovc-bound
+BENCH_TESTS = $(BENCH_BUILD)/bench_tests
+
+.PHONY: bench-tools check-bench check-bench-unit check-bench-smoke
+
+bench-tools: $(BENCH_TOOLS)
+
+$(BENCH_BUILD):
+	mkdir -p $@
+
+$(BENCH_BUILD)/ovc-caps: bench/tools/caps.c | $(BENCH_BUILD)
+	$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_PKG_LIBS)
+
+$(BENCH_BUILD)/ovc-merge: bench/tools/merge_main.c $(BENCH_LIB_SRC) \
+		$(BENCH_LIB_HDR) | $(BENCH_BUILD)
+	$(CC) $(BENCH_CFLAGS) -o $@ bench/tools/merge_main.c $(BENCH_LIB_SRC) \
+		$(BENCH_PKG_LIBS) -lm
+
+$(BENCH_BUILD)/ovc-bound: bench/tools/bound_main.c bench/tools/bound.c \
+		bench/tools/bound.h | $(BENCH_BUILD)
+	$(CC) $(BENCH_CFLAGS) -o $@ bench/tools/bound_main.c bench/tools/bound.c -lm
+
+$(BENCH_TESTS): bench/tests/test_bench.c $(BENCH_LIB_SRC) $(BENCH_LIB_HDR) \
+		| $(BENCH_BUILD)
+	$(CC) $(BENCH_CFLAGS) -o $@ bench/tests/test_bench.c $(BENCH_LIB_SRC) \
+		$(BENCH_PKG_LIBS) -lm
+
+check-bench: check-bench-unit check-bench-smoke
+
+check-bench-unit: $(BENCH_TESTS)
+	$(BENCH_TESTS)
+
+check-bench-smoke: bench-tools
+	./bench/smoke.sh

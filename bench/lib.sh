@@ -1,0 +1,123 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/lib.sh - shared settings and helpers of the ovc testbed scripts.
+# Sourced, never run. Everything the testbed creates is named here, so
+# that `down` can remove exactly that and nothing else.
+
+BENCH_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BENCH_DIR="$BENCH_TOP/bench"
+BENCH_BIN=${BENCH_BIN:-$BENCH_TOP/build/bench}
+BENCH_OUT=${BENCH_OUT:-$BENCH_TOP/bench/out}
+# Runtime state (what we created, PIDs we started). On tmpfs: it goes
+# away with a reboot, exactly like the namespaces it describes.
+BENCH_STATE=${BENCH_STATE:-/run/ovc-bench}
+BENCH_PREFIX=ovcb
+BENCH_CG_NAME=${BENCH_PREFIX}-proxy
+BENCH_CG_CPU=/sys/fs/cgroup/cpu/$BENCH_CG_NAME
+BENCH_CG_ACCT=/sys/fs/cgroup/cpuacct/$BENCH_CG_NAME
+# Proxy CPU quota (cgroup v1): quota/period of one core.
+BENCH_CPU_PERIOD_US=${BENCH_CPU_PERIOD_US:-100000}
+BENCH_CPU_QUOTA_US=${BENCH_CPU_QUOTA_US:-20000}
+BENCH_SIP_PORT=5060
+BENCH_CTL_PORT=8888
+
+# 10.77.0.0/24 exists only inside the testbed namespaces (netns mode);
+# 127.77.0.0/24 is plain loopback (loopback mode, no namespaces).
+bench_mode() {
+	if [ -f "$BENCH_STATE/mode" ]; then
+		cat "$BENCH_STATE/mode"
+	else
+		echo "${BENCH_MODE:-netns}"
+	fi
+}
+
+# Host name -> last octet. Hosts: proxy (core), edge1..edge3, uac1..uac2,
+# uas1..uas2.
+bench_octet() {
+	case "$1" in
+	proxy) echo 10 ;;
+	edge1) echo 11 ;;
+	edge2) echo 12 ;;
+	edge3) echo 13 ;;
+	uac1) echo 21 ;;
+	uac2) echo 22 ;;
+	uas1) echo 31 ;;
+	uas2) echo 32 ;;
+	*) die "unknown host '$1'" ;;
+	esac
+}
+
+bench_ip() {
+	local o
+	o=$(bench_octet "$1")
+	if [ "$(bench_mode)" = loopback ]; then
+		echo "127.77.0.$o"
+	else
+		echo "10.77.0.$o"
+	fi
+}
+
+bench_ns() { echo "${BENCH_PREFIX}-$1"; }
+
+# Run a command "on" a host: inside its namespace, or directly in
+# loopback mode. The command replaces the wrapper (exec), so $! of a
+# backgrounded `on_host` is the command's own PID.
+on_host() {
+	local h=$1
+	shift
+	if [ "$(bench_mode)" = loopback ]; then
+		exec_cmd "$@"
+	else
+		ip netns exec "$(bench_ns "$h")" "$@"
+	fi
+}
+exec_cmd() { "$@"; }
+
+# Same, with every capability dropped first (libcap, bench/tools/caps.c).
+on_host_nocap() {
+	local h=$1
+	shift
+	on_host "$h" "$BENCH_BIN/ovc-caps" drop -- "$@"
+}
+
+die() {
+	echo "bench: ERROR: $*" >&2
+	exit 1
+}
+say() { echo "bench: $*" >&2; }
+
+# Record a PID we started, with the command name, so `down` can stop it
+# after a crash without ever touching a process it did not start.
+bench_track_pid() {
+	local pid=$1 name
+	name=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | cut -c1-200) ||
+		return 0
+	mkdir -p "$BENCH_STATE/pids"
+	echo "$name" >"$BENCH_STATE/pids/$pid"
+}
+
+bench_untrack_pid() { rm -f "$BENCH_STATE/pids/$1"; }
+
+# Stop one PID we started: TERM, wait up to $2 s (default 5), then KILL.
+bench_stop_pid() {
+	local pid=$1 wait_s=${2:-5} i
+	if kill -0 "$pid" 2>/dev/null; then
+		kill -TERM "$pid" 2>/dev/null || true
+		for ((i = 0; i < wait_s * 10; i++)); do
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+	fi
+	bench_untrack_pid "$pid"
+	return 0
+}
+
+bench_require_root_caps() {
+	[ -x "$BENCH_BIN/ovc-caps" ] ||
+		die "$BENCH_BIN/ovc-caps missing: run 'make bench-tools' first"
+	"$BENCH_BIN/ovc-caps" check net_admin sys_admin ||
+		die "the testbed needs CAP_NET_ADMIN (namespaces, veth, bridge)" \
+			"and CAP_SYS_ADMIN (cgroups): run as root"
+}
+
+bench_is_up() { [ -f "$BENCH_STATE/up" ]; }
