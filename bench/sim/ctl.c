@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc-sim - the controller glue, as the module does it: every epoch
+ * (ovc_ctl_epoch_ms()) fill a struct ovc_measure (CPU occupancy from the
+ * busy counter through ovc_cpu_sample(), in-core queue length and delay,
+ * per-class arrivals), call ovc_ctl_step(), give f to the shared
+ * deterministic acceptor and u to the queue drain. Only controller.h,
+ * params.h and acceptor.h are used, so every algorithm libovc knows runs
+ * here unchanged. CPU occupancy is d(busy)/d(now) over the epoch, the
+ * processor being the whole capacity (one CPU).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "world.h"
+
+int sim_ctl_open(struct sim_world *w)
+{
+	const struct sim_cfg *cfg = w->cfg;
+	struct ovc_params p = cfg->params;
+	unsigned ms;
+	int rc;
+
+	if(!cfg->pi_rho_m_set)
+		p.pi.rho_m = cfg->capacity;
+	w->ctl = malloc(ovc_ctl_size());
+	if(!w->ctl)
+		return OVC_ENOMEM;
+	rc = ovc_ctl_init(w->ctl, cfg->alg, &p);
+	if(rc != OVC_OK) {
+		free(w->ctl);
+		w->ctl = NULL;
+		return rc;
+	}
+	ovc_ctl_last(w->ctl, &w->out);
+	ovc_acceptor_init(&w->acc, w->out.f);
+	ms = ovc_ctl_epoch_ms(w->ctl);
+	w->epoch_ns = (int64_t)(ms ? ms : 1000) * OVC_NS_PER_MS;
+	w->last_epoch = 0;
+	w->ep_busy0 = 0;
+	return sim_schedule(w, w->epoch_ns, EV_EPOCH, 0) < 0 ? OVC_ENOMEM
+														 : OVC_OK;
+}
+
+void sim_ctl_close(struct sim_world *w)
+{
+	free(w->ctl);
+	w->ctl = NULL;
+}
+
+int sim_ctl_admit(struct sim_world *w)
+{
+	return ovc_acceptor_take(&w->acc);
+}
+
+void sim_ctl_epoch(struct sim_world *w)
+{
+	struct ovc_measure m;
+	int64_t busy = sim_busy_total(w);
+	double mem;
+	int i;
+
+	memset(&m, 0, sizeof(m));
+	m.dt_s = (double)(w->now - w->last_epoch) / 1e9;
+	m.cpu = m.dt_s > 0 ? (double)(busy - w->ep_busy0) / 1e9 / m.dt_s : -1;
+	if(m.cpu > 1)
+		m.cpu = 1;
+	w->ep_busy0 = busy;
+	mem = (double)w->active_txn / w->cfg->mem_txn;
+	m.mem = mem > 1 ? 1 : mem;
+	m.queue_len = w->incore ? (double)w->iq.n : 0;
+	m.queue_cap = w->incore ? (double)w->iq_cap : 0;
+	if(w->ep.qdelay_n)
+		m.queue_delay_s = w->ep.qdelay_sum_s / (double)w->ep.qdelay_n;
+	else if(w->incore && w->iq.n)
+		m.queue_delay_s =
+				(double)(w->now - w->iq.a[w->iq.head].t) / 1e9;
+	for(i = 0; i < OVC_CLASS_COUNT; i++) {
+		m.offered[i] = (double)w->ep.offered[i];
+		m.admitted[i] = (double)w->ep.admitted[i];
+	}
+	ovc_ctl_step(w->ctl, &m, w->now, &w->out);
+	ovc_acceptor_set(&w->acc, w->out.f);
+	memset(&w->ep, 0, sizeof(w->ep));
+	w->last_epoch = w->now;
+	if(w->incore)
+		sim_drain(w);
+	sim_schedule(w, w->epoch_ns, EV_EPOCH, 0);
+}

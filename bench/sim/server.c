@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc-sim - the proxy's processor (000 §IV-A, Fig. 3): one server, a
+ * non-preemptive priority buffer (timers, early rejects, external
+ * messages), FIFO within a priority, deterministic service times.
+ */
+#include <stdlib.h>
+
+#include "world.h"
+
+int sim_fifo_push(struct sim_fifo *f, const struct sim_msg *m)
+{
+	if(f->n == f->cap) {
+		size_t ncap = f->cap ? f->cap * 2 : 256;
+		struct sim_msg *na = malloc(ncap * sizeof(*na));
+		size_t i;
+
+		if(!na)
+			return -1;
+		for(i = 0; i < f->n; i++)
+			na[i] = f->a[(f->head + i) % f->cap];
+		free(f->a);
+		f->a = na;
+		f->cap = ncap;
+		f->head = 0;
+	}
+	f->a[(f->head + f->n) % f->cap] = *m;
+	f->n++;
+	return 0;
+}
+
+int sim_fifo_pop(struct sim_fifo *f, struct sim_msg *m)
+{
+	if(!f->n)
+		return -1;
+	*m = f->a[f->head];
+	f->head = (f->head + 1) % f->cap;
+	f->n--;
+	return 0;
+}
+
+int64_t sim_busy_total(const struct sim_world *w)
+{
+	return w->busy_acc + (w->busy ? w->now - w->busy_start : 0);
+}
+
+int sim_schedule(struct sim_world *w, int64_t dt, int type, uint32_t call)
+{
+	return sim_evq_push(&w->q, w->now + dt, (uint16_t)type, call, 0);
+}
+
+/* Starts serving the highest-priority waiting message, if any. */
+static void proc_start(struct sim_world *w)
+{
+	int p;
+
+	if(w->busy)
+		return;
+	for(p = 0; p < P_COUNT; p++)
+		if(!sim_fifo_pop(&w->buf[p], &w->cur))
+			break;
+	if(p == P_COUNT)
+		return;
+	w->busy = 1;
+	w->busy_start = w->now;
+	sim_schedule(w, w->svc_ns[w->cur.type], EV_DONE, w->cur.call);
+}
+
+int sim_proc_room(const struct sim_world *w, int prio)
+{
+	return !w->limit[prio] || w->buf[prio].n < w->limit[prio];
+}
+
+int sim_proc_enqueue(
+		struct sim_world *w, int prio, int type, uint32_t call, int rtx,
+		int force)
+{
+	struct sim_msg m;
+
+	if(!force && !sim_proc_room(w, prio))
+		return 0;
+	m.t = w->now;
+	m.call = call;
+	m.type = (uint8_t)type;
+	m.rtx = (uint8_t)rtx;
+	if(sim_fifo_push(&w->buf[prio], &m) < 0)
+		return 0;
+	proc_start(w);
+	return 1;
+}
+
+void sim_proc_done(struct sim_world *w)
+{
+	struct sim_msg m = w->cur;
+
+	w->busy = 0;
+	w->busy_acc += w->now - w->busy_start;
+	if(m.type >= M_T_INV_RTX)
+		SIM_INC(w, timer_msgs);
+	sim_sip_serve(w, &m);
+	proc_start(w);
+}

@@ -1,0 +1,468 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc-sim - the SIP side: UAC, stateful proxy and UAS state machines
+ * (RFC 3261 §17 over UDP, or TCP without hop-by-hop retransmissions), the
+ * early admission decision and the in-core INVITE queue of 003 §V.
+ * Timers are cancelled lazily: a timer event checks the state it was
+ * armed for (states only move forward).
+ */
+#include <stdlib.h>
+
+#include "siptimer.h"
+#include "world.h"
+
+#define CLS_INV OVC_CLASS_INVITE
+#define CLS_DLG OVC_CLASS_INDIALOG
+
+static void px_receive(struct sim_world *w, int type, uint32_t id, int rtx);
+
+static inline struct sim_call *call_of(struct sim_world *w, uint32_t id)
+{
+	return &w->calls[id];
+}
+
+static int64_t rtx_iv(enum sim_rtx_kind k, int n)
+{
+	return sim_rtx_interval(k, n, SIM_T1_NS, SIM_T2_NS);
+}
+
+/* ---- UAS (infinitely fast, answers at once) ---- */
+
+static void uas_invite(struct sim_world *w, uint32_t id)
+{
+	struct sim_call *c = call_of(w, id);
+
+	if(c->uas == UAS_NONE) {
+		c->uas = UAS_WAIT_ACK;
+		sim_schedule(w, rtx_iv(SIM_RTX_2XX, 0), EV_UAS_G, id);
+		sim_schedule(w, SIM_TIMEOUT_NS, EV_UAS_H, id);
+		px_receive(w, M_200INV, id, 0);
+	} else if(c->uas == UAS_WAIT_ACK) {
+		/* as SIPp: a retransmitted INVITE gets the last message again */
+		px_receive(w, M_200INV, id, 1);
+	}
+}
+
+static void uas_ack(struct sim_world *w, uint32_t id)
+{
+	struct sim_call *c = call_of(w, id);
+
+	if(c->uas != UAS_WAIT_ACK)
+		return;
+	c->uas = UAS_CONFIRMED;
+	if(!c->late)
+		SIM_INC(w, good);
+}
+
+static void uas_bye(struct sim_world *w, uint32_t id, int rtx)
+{
+	px_receive(w, M_200BYE, id, rtx);
+}
+
+/* ---- UAC ---- */
+
+static void uac_provisional(struct sim_world *w, uint32_t id)
+{
+	struct sim_call *c = call_of(w, id);
+
+	if(c->uac == UAC_CALLING)
+		c->uac = UAC_PROCEEDING;
+}
+
+static void uac_fail(struct sim_world *w, struct sim_call *c)
+{
+	if(c->uac == UAC_CALLING || c->uac == UAC_PROCEEDING) {
+		c->uac = UAC_FAILED;
+		SIM_INC(w, failed);
+	}
+}
+
+static void uac_200(struct sim_world *w, uint32_t id)
+{
+	struct sim_call *c = call_of(w, id);
+	double d;
+
+	switch(c->uac) {
+		case UAC_CALLING:
+		case UAC_PROCEEDING:
+			c->uac = UAC_CONFIRMED;
+			d = (double)(w->now - c->t0) / 1e9;
+			w->sec.setup_sum_s += d;
+			w->sec.setup_n++;
+			px_receive(w, M_ACK, id, 0);
+			sim_schedule(w,
+					(int64_t)(sim_rng_exp(&w->rng, w->cfg->hold_s) * 1e9),
+					EV_UAC_BYE, id);
+			break;
+		case UAC_CONFIRMED:
+			if(c->bye != BYE_DONE)
+				px_receive(w, M_ACK, id, 1);
+			break;
+		default:
+			/* 200 after abandonment or a 503 race: ACK and hang up */
+			c->late = 1;
+			c->uac = UAC_CONFIRMED;
+			px_receive(w, M_ACK, id, 0);
+			sim_schedule(w, 0, EV_UAC_BYE, id);
+			break;
+	}
+}
+
+static void uac_bye200(struct sim_world *w, uint32_t id)
+{
+	struct sim_call *c = call_of(w, id);
+
+	if(c->bye == BYE_SENT)
+		c->bye = BYE_DONE;
+}
+
+void sim_new_call(struct sim_world *w)
+{
+	struct sim_call *c;
+	uint32_t id;
+
+	if(w->ncalls == w->capcalls) {
+		size_t ncap = w->capcalls ? w->capcalls * 2 : 4096;
+		struct sim_call *nc;
+
+		if(ncap > UINT32_MAX)
+			return;
+		nc = realloc(w->calls, ncap * sizeof(*nc));
+		if(!nc)
+			return;
+		w->calls = nc;
+		w->capcalls = ncap;
+	}
+	id = (uint32_t)w->ncalls++;
+	c = call_of(w, id);
+	*c = (struct sim_call){0};
+	c->t0 = w->now;
+	c->uac = UAC_CALLING;
+	SIM_INC(w, calls);
+	if(!w->cfg->tcp)
+		sim_schedule(w, rtx_iv(SIM_RTX_INVITE, 0), EV_UAC_A, id);
+	sim_schedule(w, SIM_TIMEOUT_NS, EV_UAC_B, id);
+	if(w->cfg->abandon_s > 0)
+		sim_schedule(w, (int64_t)(w->cfg->abandon_s * 1e9), EV_UAC_ABANDON,
+				id);
+	px_receive(w, M_INVITE, id, 0);
+}
+
+/* ---- proxy ---- */
+
+static void px_reject(struct sim_world *w, uint32_t id, int rtx)
+{
+	if(sim_proc_enqueue(w, P_REJECT, M_REJECT, id, rtx, 0)) {
+		SIM_INC(w, rejected[CLS_INV]);
+	} else {
+		SIM_INC(w, dropped[CLS_INV]);
+		SIM_INC(w, buf_drops);
+	}
+}
+
+/* An INVITE reaches the proxy: the early decision of ovc_admit(). */
+static void px_invite(struct sim_world *w, uint32_t id, int rtx)
+{
+	struct sim_call *c = call_of(w, id);
+	struct sim_msg m;
+
+	SIM_INC(w, offered[CLS_INV]);
+	if(c->px_inv >= PX_INBUF) {
+		/* matches a transaction: tm absorbs it, never rejected */
+		if(sim_proc_enqueue(w, P_EXT, M_INVITE, id, rtx, 0)) {
+			SIM_INC(w, admitted[CLS_INV]);
+		} else {
+			SIM_INC(w, dropped[CLS_INV]);
+			SIM_INC(w, buf_drops);
+		}
+		return;
+	}
+	if(c->px_inv == PX_QUEUED) {
+		/* its original waits in the in-core queue: absorbed, dropped */
+		SIM_INC(w, dropped[CLS_INV]);
+		sim_proc_enqueue(w, P_REJECT, M_ABSORB, id, rtx, 0);
+		return;
+	}
+	if(!sim_ctl_admit(w)) {
+		px_reject(w, id, rtx);
+		return;
+	}
+	if(w->incore) {
+		if(w->iq.n >= w->iq_cap) {
+			px_reject(w, id, rtx);
+			return;
+		}
+		m.t = w->now;
+		m.call = id;
+		m.type = M_INVITE_W;
+		m.rtx = (uint8_t)rtx;
+		if(sim_fifo_push(&w->iq, &m) < 0) {
+			SIM_INC(w, dropped[CLS_INV]);
+			return;
+		}
+		c->px_inv = PX_QUEUED;
+		SIM_INC(w, queued);
+		sim_drain(w);
+		return;
+	}
+	if(!sim_proc_enqueue(w, P_EXT, M_INVITE, id, rtx, 0)) {
+		SIM_INC(w, dropped[CLS_INV]);
+		SIM_INC(w, buf_drops);
+		return;
+	}
+	c->px_inv = PX_INBUF;
+	SIM_INC(w, admitted[CLS_INV]);
+}
+
+/* A message from a UA reaches the proxy's socket. */
+static void px_receive(struct sim_world *w, int type, uint32_t id, int rtx)
+{
+	int dlg = type == M_ACK || type == M_BYE;
+
+	SIM_INC(w, msgs_in);
+	if(rtx)
+		SIM_INC(w, rtx_in);
+	if(type == M_INVITE) {
+		px_invite(w, id, rtx);
+		return;
+	}
+	if(dlg)
+		SIM_INC(w, offered[CLS_DLG]);
+	if(sim_proc_enqueue(w, P_EXT, type, id, rtx, 0)) {
+		if(dlg)
+			SIM_INC(w, admitted[CLS_DLG]);
+		return;
+	}
+	if(dlg)
+		SIM_INC(w, dropped[CLS_DLG]);
+	SIM_INC(w, buf_drops);
+}
+
+/* Forwards an admitted INVITE: server and client transactions. */
+static void px_forward(struct sim_world *w, uint32_t id)
+{
+	struct sim_call *c = call_of(w, id);
+
+	c->px_inv = PX_FWD;
+	w->active_txn++;
+	uac_provisional(w, id); /* 100 Trying */
+	if(!w->cfg->tcp)
+		sim_schedule(w, rtx_iv(SIM_RTX_INVITE, 0), EV_PX_A, id);
+	sim_schedule(w, SIM_TIMEOUT_NS, EV_PX_B, id);
+	uas_invite(w, id);
+}
+
+static void px_clean_later(struct sim_world *w, uint32_t id)
+{
+	sim_schedule(w, (int64_t)(w->cfg->clean_s * 1e9), EV_PX_CLEAN, id);
+}
+
+void sim_sip_serve(struct sim_world *w, const struct sim_msg *m)
+{
+	struct sim_call *c = call_of(w, m->call);
+	uint32_t id = m->call;
+
+	switch(m->type) {
+		case M_INVITE:
+			if(c->px_inv == PX_INBUF)
+				px_forward(w, id);
+			else if(c->px_inv == PX_FWD)
+				uac_provisional(w, id); /* 100 again */
+			break;
+		case M_INVITE_W:
+			w->inflight--;
+			SIM_INC(w, admitted[CLS_INV]);
+			if(c->px_inv == PX_INBUF)
+				px_forward(w, id);
+			sim_drain(w);
+			break;
+		case M_REJECT:
+			uac_fail(w, c); /* 503 */
+			break;
+		case M_ABSORB:
+			break;
+		case M_200INV:
+			if(c->px_inv == PX_FWD) {
+				c->px_inv = PX_DONE;
+				px_clean_later(w, id);
+			}
+			uac_200(w, id);
+			break;
+		case M_ACK:
+			uas_ack(w, id);
+			break;
+		case M_BYE:
+			if(c->px_bye == PX_NONE) {
+				c->px_bye = PX_FWD;
+				w->active_txn++;
+				if(!w->cfg->tcp)
+					sim_schedule(w, rtx_iv(SIM_RTX_NONINVITE, 0), EV_PX_E, id);
+				sim_schedule(w, SIM_TIMEOUT_NS, EV_PX_F, id);
+				uas_bye(w, id, 0);
+			} else if(c->px_bye == PX_DONE) {
+				uac_bye200(w, id); /* stateful: final response again */
+			}
+			break;
+		case M_200BYE:
+			if(c->px_bye == PX_FWD) {
+				c->px_bye = PX_DONE;
+				px_clean_later(w, id);
+			}
+			uac_bye200(w, id);
+			break;
+		case M_T_INV_RTX:
+			if(c->px_inv == PX_FWD)
+				uas_invite(w, id);
+			break;
+		case M_T_INV_TIMEOUT:
+			if(c->px_inv == PX_FWD) {
+				c->px_inv = PX_DONE;
+				px_clean_later(w, id);
+				uac_fail(w, c); /* 408 */
+			}
+			break;
+		case M_T_BYE_RTX:
+			if(c->px_bye == PX_FWD)
+				uas_bye(w, id, 1);
+			break;
+		case M_T_BYE_TIMEOUT:
+			if(c->px_bye == PX_FWD) {
+				c->px_bye = PX_DONE;
+				px_clean_later(w, id);
+			}
+			break;
+		case M_T_CLEAN:
+			w->active_txn--;
+			break;
+	}
+}
+
+/* Timer message into the processor (unbounded priority 1). */
+static void px_timer(struct sim_world *w, int type, uint32_t id)
+{
+	sim_proc_enqueue(w, P_TIMER, type, id, 0, 1);
+}
+
+void sim_sip_event(struct sim_world *w, const struct sim_ev *e)
+{
+	struct sim_call *c = call_of(w, e->obj);
+	uint32_t id = e->obj;
+
+	switch(e->type) {
+		case EV_UAC_A:
+			if(c->uac != UAC_CALLING)
+				break;
+			c->n_uac_a++;
+			sim_schedule(w, rtx_iv(SIM_RTX_INVITE, c->n_uac_a), EV_UAC_A, id);
+			px_receive(w, M_INVITE, id, 1);
+			break;
+		case EV_UAC_B:
+			if(c->uac == UAC_CALLING)
+				uac_fail(w, c);
+			break;
+		case EV_UAC_ABANDON:
+			if(c->uac == UAC_CALLING || c->uac == UAC_PROCEEDING) {
+				c->uac = UAC_ABANDONED;
+				SIM_INC(w, failed);
+			}
+			break;
+		case EV_UAC_BYE:
+			if(c->bye != BYE_NONE)
+				break;
+			c->bye = BYE_SENT;
+			if(!w->cfg->tcp)
+				sim_schedule(w, rtx_iv(SIM_RTX_NONINVITE, 0), EV_UAC_E, id);
+			sim_schedule(w, SIM_TIMEOUT_NS, EV_UAC_F, id);
+			px_receive(w, M_BYE, id, 0);
+			break;
+		case EV_UAC_E:
+			if(c->bye != BYE_SENT)
+				break;
+			c->n_uac_e++;
+			sim_schedule(
+					w, rtx_iv(SIM_RTX_NONINVITE, c->n_uac_e), EV_UAC_E, id);
+			px_receive(w, M_BYE, id, 1);
+			break;
+		case EV_UAC_F:
+			if(c->bye == BYE_SENT)
+				c->bye = BYE_DONE;
+			break;
+		case EV_PX_A:
+			if(c->px_inv != PX_FWD)
+				break;
+			c->n_px_a++;
+			sim_schedule(w, rtx_iv(SIM_RTX_INVITE, c->n_px_a), EV_PX_A, id);
+			px_timer(w, M_T_INV_RTX, id);
+			break;
+		case EV_PX_B:
+			if(c->px_inv == PX_FWD)
+				px_timer(w, M_T_INV_TIMEOUT, id);
+			break;
+		case EV_PX_E:
+			if(c->px_bye != PX_FWD)
+				break;
+			c->n_px_e++;
+			sim_schedule(w, rtx_iv(SIM_RTX_NONINVITE, c->n_px_e), EV_PX_E, id);
+			px_timer(w, M_T_BYE_RTX, id);
+			break;
+		case EV_PX_F:
+			if(c->px_bye == PX_FWD)
+				px_timer(w, M_T_BYE_TIMEOUT, id);
+			break;
+		case EV_PX_CLEAN:
+			px_timer(w, M_T_CLEAN, id);
+			break;
+		case EV_UAS_G:
+			if(c->uas != UAS_WAIT_ACK)
+				break;
+			c->n_uas_g++;
+			sim_schedule(w, rtx_iv(SIM_RTX_2XX, c->n_uas_g), EV_UAS_G, id);
+			px_receive(w, M_200INV, id, 1);
+			break;
+		case EV_UAS_H:
+			if(c->uas == UAS_WAIT_ACK)
+				c->uas = UAS_GAVE_UP;
+			break;
+	}
+}
+
+/* Moves INVITEs from the in-core queue to the processor: at most
+ * cfg->workers in service, paced at u * rho_M per second when u >= 0. */
+void sim_drain(struct sim_world *w)
+{
+	double rate = w->out.u * w->cfg->capacity;
+	struct sim_msg m;
+	int64_t due;
+
+	if(w->out.u >= 0) {
+		w->tokens += rate * (double)(w->now - w->tok_t) / 1e9;
+		if(w->tokens > 1)
+			w->tokens = 1;
+	}
+	w->tok_t = w->now;
+	while(w->iq.n && w->inflight < w->cfg->workers) {
+		if(w->out.u >= 0) {
+			if(w->tokens < 1) {
+				if(rate <= 0)
+					return;
+				due = w->now + (int64_t)((1 - w->tokens) / rate * 1e9) + 1;
+				if(!w->drain_pending || due < w->drain_due) {
+					w->drain_gen++;
+					w->drain_due = due;
+					w->drain_pending = 1;
+					sim_evq_push(&w->q, due, EV_DRAIN, 0, w->drain_gen);
+				}
+				return;
+			}
+			w->tokens -= 1;
+		}
+		sim_fifo_pop(&w->iq, &m);
+		call_of(w, m.call)->px_inv = PX_INBUF;
+		w->inflight++;
+		SIM_INC(w, dequeued);
+		SIM_INC(w, qdelay_n);
+		w->sec.qdelay_sum_s += (double)(w->now - m.t) / 1e9;
+		w->ep.qdelay_sum_s += (double)(w->now - m.t) / 1e9;
+		sim_proc_enqueue(w, P_EXT, M_INVITE_W, m.call, m.rtx, 1);
+	}
+}
