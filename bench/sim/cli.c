@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc-sim - model options.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char sim_cli_usage_text[] =
+		"model options:\n"
+		"  --alg NAME         controller (none, occ, bbc, pi, ...; default none)\n"
+		"  --param NAME=VAL   libovc parameter (repeatable), e.g. occ.target=0.8\n"
+		"  --load PROFILE     constant:R | instant:R[:T0[:BASE]] |\n"
+		"                     gradual:PEAK[:RAMP[:HOLD]] | steps:0=R0,T1=R1,...\n"
+		"                     (R = offered load / capacity; default constant:1)\n"
+		"  --duration S       simulated seconds (60)\n"
+		"  --warmup S         seconds left out of the result (20)\n"
+		"  --seed N           random seed (1)\n"
+		"  --capacity CPS     rho_M, calls/s at full CPU (160)\n"
+		"  --msg-ms MS        base service time of a message (1)\n"
+		"  --timer-ms MS      base service time of a timer message (0.5)\n"
+		"  --reject-ms MS     base cost of an early reject (0.1667)\n"
+		"  --beta B           reject cost = call cost / B (overrides --reject-ms)\n"
+		"  --buf N            external message buffer B (1000)\n"
+		"  --tcp 0|1          1: no hop-by-hop retransmissions (0)\n"
+		"  --hold S           mean call holding time (0)\n"
+		"  --abandon S        caller gives up after S without 200 (10; 0 never)\n"
+		"  --incore -1|0|1    in-core INVITE queue (-1: bbc, sired, pi)\n"
+		"  --queue-size N     in-core queue capacity (1000)\n"
+		"  --workers N        in-core queue workers (1)\n";
+
+int sim_cli_num(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if(end == s || *end || v < 0 || v != v)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int bad(const char *name, const char *arg, const char *why)
+{
+	fprintf(stderr, "ovc-sim: --%s %s: %s\n", name, arg, why);
+	return -1;
+}
+
+int sim_cli_apply(struct sim_cfg *c, const char *name, const char *arg)
+{
+	char err[256];
+	double v;
+
+	if(!strcmp(name, "alg")) {
+		if(ovc_alg_from_name(arg, &c->alg) != OVC_OK)
+			return bad(name, arg, "unknown algorithm");
+		return 1;
+	}
+	if(!strcmp(name, "param")) {
+		if(ovc_param_assign(&c->params, arg, err, sizeof(err)) != OVC_OK)
+			return bad(name, arg, err);
+		if(!strncmp(arg, "pi.rho_m", 8))
+			c->pi_rho_m_set = 1;
+		return 1;
+	}
+	if(!strcmp(name, "load")) {
+		if(sim_profile_parse(&c->prof, arg, err, sizeof(err)) < 0)
+			return bad(name, arg, err);
+		return 1;
+	}
+	if(!strcmp(name, "incore")) {
+		if(!strcmp(arg, "-1") || !strcmp(arg, "0") || !strcmp(arg, "1")) {
+			c->incore = atoi(arg);
+			return 1;
+		}
+		return bad(name, arg, "expected -1, 0 or 1");
+	}
+	if(sim_cli_num(arg, &v) < 0) {
+		if(!strcmp(name, "duration") || !strcmp(name, "warmup")
+				|| !strcmp(name, "seed") || !strcmp(name, "capacity")
+				|| !strcmp(name, "msg-ms") || !strcmp(name, "timer-ms")
+				|| !strcmp(name, "reject-ms") || !strcmp(name, "beta")
+				|| !strcmp(name, "buf") || !strcmp(name, "tcp")
+				|| !strcmp(name, "hold") || !strcmp(name, "abandon")
+				|| !strcmp(name, "queue-size") || !strcmp(name, "workers"))
+			return bad(name, arg, "expected a non-negative number");
+		return 0;
+	}
+	if(!strcmp(name, "duration"))
+		c->duration_s = v;
+	else if(!strcmp(name, "warmup"))
+		c->warmup_s = v;
+	else if(!strcmp(name, "seed"))
+		c->seed = (uint64_t)strtoull(arg, NULL, 10);
+	else if(!strcmp(name, "capacity") && v > 0)
+		c->capacity = v;
+	else if(!strcmp(name, "msg-ms") && v > 0)
+		c->msg_ms = v;
+	else if(!strcmp(name, "timer-ms"))
+		c->timer_ms = v;
+	else if(!strcmp(name, "reject-ms"))
+		c->reject_ms = v;
+	else if(!strcmp(name, "beta") && (v == 0 || v > 1))
+		c->beta = v;
+	else if(!strcmp(name, "buf") && v >= 1)
+		c->buf = (unsigned)v;
+	else if(!strcmp(name, "tcp"))
+		c->tcp = v != 0;
+	else if(!strcmp(name, "hold"))
+		c->hold_s = v;
+	else if(!strcmp(name, "abandon"))
+		c->abandon_s = v;
+	else if(!strcmp(name, "queue-size") && v >= 1)
+		c->queue_size = (unsigned)v;
+	else if(!strcmp(name, "workers") && v >= 1)
+		c->workers = (unsigned)v;
+	else if(!strcmp(name, "duration") || !strcmp(name, "capacity")
+			|| !strcmp(name, "msg-ms") || !strcmp(name, "beta")
+			|| !strcmp(name, "buf") || !strcmp(name, "queue-size")
+			|| !strcmp(name, "workers"))
+		return bad(name, arg, "out of range");
+	else
+		return 0;
+	return 1;
+}
