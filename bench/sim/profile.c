@@ -2,6 +2,7 @@
 /*
  * ovc-sim - offered-load profiles.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +161,22 @@ double sim_profile_max(const struct sim_profile *p)
 			if(p->sr[i] > m)
 				m = p->sr[i];
 	return m;
+}
+
+double sim_profile_end(const struct sim_profile *p)
+{
+	switch(p->kind) {
+		case SIM_PROF_CONSTANT:
+			return p->peak > 0 ? INFINITY : 0;
+		case SIM_PROF_INSTANT:
+			return p->peak > 0 ? INFINITY : (p->base > 0 ? p->t_on : 0);
+		case SIM_PROF_GRADUAL:
+			return 2 * p->ramp + p->hold;
+		case SIM_PROF_STEPS:
+			return p->sr[p->nsteps - 1] > 0 ? INFINITY
+											: p->st[p->nsteps - 1];
+	}
+	return INFINITY;
 }
 
 void sim_profile_format(const struct sim_profile *p, char *buf, size_t len)

@@ -50,6 +50,9 @@ double sim_profile_rate(const struct sim_profile *p, double t);
 /* Largest load the profile ever offers (bound for thinning). */
 double sim_profile_max(const struct sim_profile *p);
 
+/* Time (s) from which the load is 0 for ever, or INFINITY. */
+double sim_profile_end(const struct sim_profile *p);
+
 /* Writes the profile back in the parse syntax. */
 void sim_profile_format(const struct sim_profile *p, char *buf, size_t len);
 

@@ -60,6 +60,11 @@ struct sim_cfg
 	unsigned workers;	   /* in-core queue workers (INVITEs in service) */
 	double mem_txn;		   /* transactions that fill the memory budget */
 	double es_ct;		   /* C_T of the ES cost CIAE */
+	/* test hook: every message reaching the proxy from a UA (msg is
+	 * "INVITE", "200", "ACK", "BYE" or "200-BYE"), or NULL */
+	void (*trace)(void *ctx, int64_t t_ns, uint32_t call, const char *msg,
+			int rtx);
+	void *trace_ctx;	   /* passed back to trace */
 	FILE *csv;			   /* per-second rows, or NULL */
 	int csv_header;		   /* 1: print the header line first */
 };

@@ -217,8 +217,12 @@ static void px_invite(struct sim_world *w, uint32_t id, int rtx)
 /* A message from a UA reaches the proxy's socket. */
 static void px_receive(struct sim_world *w, int type, uint32_t id, int rtx)
 {
+	static const char *names[] = {[M_INVITE] = "INVITE", [M_200INV] = "200",
+			[M_ACK] = "ACK", [M_BYE] = "BYE", [M_200BYE] = "200-BYE"};
 	int dlg = type == M_ACK || type == M_BYE;
 
+	if(w->cfg->trace)
+		w->cfg->trace(w->cfg->trace_ctx, w->now, id, names[type], rtx);
 	SIM_INC(w, msgs_in);
 	if(rtx)
 		SIM_INC(w, rtx_in);
@@ -271,7 +275,6 @@ void sim_sip_serve(struct sim_world *w, const struct sim_msg *m)
 			break;
 		case M_INVITE_W:
 			w->inflight--;
-			SIM_INC(w, admitted[CLS_INV]);
 			if(c->px_inv == PX_INBUF)
 				px_forward(w, id);
 			sim_drain(w);
@@ -460,6 +463,7 @@ void sim_drain(struct sim_world *w)
 		call_of(w, m.call)->px_inv = PX_INBUF;
 		w->inflight++;
 		SIM_INC(w, dequeued);
+		SIM_INC(w, admitted[CLS_INV]); /* the worker processes it now */
 		SIM_INC(w, qdelay_n);
 		w->sec.qdelay_sum_s += (double)(w->now - m.t) / 1e9;
 		w->ep.qdelay_sum_s += (double)(w->now - m.t) / 1e9;

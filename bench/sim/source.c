@@ -11,6 +11,7 @@ void sim_source_init(struct sim_source *s, const struct sim_profile *prof,
 	s->prof = *prof;
 	s->capacity = capacity;
 	s->lmax = sim_profile_max(prof) * capacity;
+	s->t_end = sim_profile_end(prof);
 	s->t = 0;
 }
 
@@ -25,9 +26,7 @@ double sim_source_next(struct sim_source *s)
 		lam = sim_profile_rate(&s->prof, s->t) * s->capacity;
 		if(lam >= s->lmax || sim_rng_u01(&s->rng) * s->lmax < lam)
 			return s->t;
-		/* a profile at 0 for ever (gradual after the ramp down) would
-		 * loop: give up once far beyond any meaningful run */
-		if(s->t > 1e7)
+		if(s->t >= s->t_end)
 			return -1;
 	}
 }

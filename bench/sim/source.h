@@ -15,6 +15,7 @@ struct sim_source
 	struct sim_profile prof;   /* normalised load over time */
 	double capacity;		   /* rho_M, calls/s: r * capacity = lambda */
 	double lmax;			   /* thinning bound, calls/s */
+	double t_end;			   /* no arrival from then on, s */
 	double t;				   /* last candidate time, s */
 };
 
