@@ -22,6 +22,9 @@ struct ovc_measure
 	double queue_delay_s;  /* mean queueing delay over the epoch, seconds */
 	double offered[OVC_CLASS_COUNT];  /* arrivals per class over the epoch */
 	double admitted[OVC_CLASS_COUNT]; /* admitted per class over the epoch */
+	/* Added for rsoca (zero when not counted): */
+	double dlg[OVC_DLG_COUNT]; /* in-dialog arrivals per type over the epoch */
+	double invite_ok;		   /* initial INVITEs answered 2xx over the epoch */
 };
 
 /* What a controller decided. */
@@ -32,10 +35,33 @@ struct ovc_output
 	double alpha; /* reject ratio (pi: CPU loop), [0, 1]; f == 1 - alpha there */
 	double p_reject[OVC_CLASS_COUNT]; /* per-class reject probability (rsoca;
 										 others: 1 - f on controlled classes) */
+	/* Added for rsoca (others: 0 and -1): */
+	double p_drop[OVC_DLG_COUNT];		  /* DoS drop probability per in-dialog
+										 type (re-INVITE: reject instead) */
+	double burst_limit[OVC_CLASS_COUNT]; /* max arrivals per class per epoch
+										 before the excess is rejected; -1: none */
 };
 
-/* Opaque-sized state for any controller (a union inside). */
-struct ovc_ctl;
+/* State for any controller: a tagged union of plain values, no pointers,
+ * so it can be placed in shared memory by value. Fields are private. */
+struct ovc_ctl
+{
+	enum ovc_alg alg;		 /* algorithm in force */
+	struct ovc_params p;	 /* parameters in force (copy) */
+	struct ovc_output last;	 /* last decision */
+	ovc_time_ns last_now;	 /* time of the last step, ns */
+	int stepped;			 /* last_now is valid */
+	union
+	{
+		struct ovc_bbc bbc;
+		struct ovc_occ occ;
+		struct ovc_occupancy occupancy;
+		struct ovc_aro aro;
+		struct ovc_sired sired;
+		struct ovc_rsoca rsoca;
+		struct ovc_pi pi;
+	} u;					 /* per-algorithm state */
+};
 
 /* Returns sizeof(struct ovc_ctl) so callers can place it in shared memory. */
 unsigned long ovc_ctl_size(void);

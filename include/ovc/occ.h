@@ -29,6 +29,10 @@ void ovc_occ_defaults(struct ovc_occ_params *p);
  * parameters (s untouched). */
 int ovc_occ_init(struct ovc_occ *s, const struct ovc_occ_params *p);
 
+/* Changes the parameters, keeping f (raised to the new f_min if below).
+ * Returns OVC_OK or OVC_ERANGE (s untouched). */
+int ovc_occ_reconfigure(struct ovc_occ *s, const struct ovc_occ_params *p);
+
 /* One epoch: rho is the occupancy measured over the epoch, as a fraction
  * of capacity (values > 1 are clamped to 1; 0 counts as a tiny positive
  * value so phi = phi_max). Returns the new f in [f_min, 1]. NaN, inf or

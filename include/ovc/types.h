@@ -44,6 +44,21 @@ enum ovc_class
 /* Returns "invite", "indialog", "register", "other" or NULL. */
 const char *ovc_class_name(enum ovc_class c);
 
+/* In-dialog request types counted separately for R-SOCA's DoS protection
+ * (004 §III-B). ACK is never controlled and is not a type here. */
+enum ovc_dlg
+{
+	OVC_DLG_BYE = 0,  /* BYE: once per dialog */
+	OVC_DLG_REINVITE, /* re-INVITE: N_r per dialog, rejected not dropped */
+	OVC_DLG_UPDATE,	  /* UPDATE */
+	OVC_DLG_PRACK,	  /* PRACK */
+	OVC_DLG_OTHER,	  /* any other in-dialog request (INFO, NOTIFY, ...) */
+	OVC_DLG_COUNT
+};
+
+/* Returns "bye", "reinvite", "update", "prack", "other" or NULL. */
+const char *ovc_dlg_name(enum ovc_dlg t);
+
 /* Algorithms selectable by the `algorithm` parameter. */
 enum ovc_alg
 {

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - acceptance rate and ARO of 001 §3.2:
+ *   alpha_n  = (accepted_n - accepted_{n-k}) / (total_n - total_{n-k})  (eq. 4)
+ *   f_alpha  = restrict(f_min, alpha_targ / alpha_n * f_n, 1)   (no EWMA)
+ *   f_rho    = restrict(f_min, rho_targ / rho^_n * f_n, 1)      (eq. 1-3)
+ *   f_{n+1}  = restrict(f_min, min(f_alpha, f_rho), 1)          (eq. 5)
+ * f_n is the controller's own current fraction in both terms.
+ */
+#ifndef OVC_ARO_H
+#define OVC_ARO_H
+
+#include "ovc/ewma.h"
+#include "ovc/window.h"
+
+struct ovc_aro_params
+{
+	unsigned k;			 /* window, samples; 001 §6.5: 25 */
+	double rho_target;	 /* rho_targ, fraction; 001: 0.95 */
+	double alpha_target; /* alpha_targ, fraction; 001: 0.95 */
+	double f_min;		 /* lower bound of f; 001: 0.05 */
+	double w;			 /* EWMA weight on rho; 001: 0.1 */
+	unsigned epoch_ms;	 /* sampling period, ms; 40 */
+};
+
+/* The acceptance-rate controller alone (eq. 4 and the f_alpha law). */
+struct ovc_acceptance
+{
+	unsigned k;			 /* window, samples */
+	double target;		 /* alpha_targ */
+	double f_min;		 /* lower bound of f */
+	struct ovc_window win; /* (accepted, total) increments */
+	double alpha;		 /* last alpha_n (1 before any sample) */
+	double f;			 /* current f_alpha in [f_min, 1] */
+};
+
+struct ovc_aro
+{
+	struct ovc_aro_params p; /* parameters in force */
+	struct ovc_window rho_win;	/* (busy s, elapsed s) increments */
+	struct ovc_window acc_win;	/* (accepted, total) increments */
+	struct ovc_ewma rho_hat;	/* rho^ */
+	double rho;					/* last windowed rho_n */
+	double alpha;				/* last alpha_n (1 before any sample) */
+	double f_rho;				/* last f_rho */
+	double f_alpha;				/* last f_alpha */
+	double f;					/* current f in [f_min, 1] */
+};
+
+/* Fills p with the defaults of 001 §6.5. */
+void ovc_aro_defaults(struct ovc_aro_params *p);
+
+/* Initialises s with f = 1. Returns OVC_OK or OVC_ERANGE (s untouched). */
+int ovc_aro_init(struct ovc_aro *s, const struct ovc_aro_params *p);
+
+/* One sample: cpu (fraction, clamped to [0, 1]) over dt_s seconds, and
+ * accepted of total packets offered over the same epoch. Returns the new f
+ * in [f_min, 1]. Invalid cpu/dt_s (NaN, inf, < 0, dt_s == 0) or counts
+ * (NaN, inf, < 0, accepted > total) leave everything unchanged; an epoch
+ * with total == 0 adds nothing to the acceptance window. */
+double ovc_aro_step(struct ovc_aro *s, double cpu, double dt_s,
+		double accepted, double total);
+
+/* Initialises the acceptance-rate controller from p (k, alpha_target,
+ * f_min). Returns OVC_OK or OVC_ERANGE. */
+int ovc_acceptance_init(struct ovc_acceptance *s,
+		const struct ovc_aro_params *p);
+
+/* One acceptance-rate sample; returns the new f_alpha in [f_min, 1].
+ * Invalid counts leave it unchanged. */
+double ovc_acceptance_step(struct ovc_acceptance *s, double accepted,
+		double total);
+
+#endif

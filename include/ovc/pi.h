@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the dual PI controller of 003 §IV, discretised for a period T
+ * (003 §V: 10 ms) with conditional-integration anti-windup.
+ * Queue loop (eq. 7): r~ = LPF_tau(r), r = arrivals / (T rho_M),
+ *   q_T = T_q rho_M r~,  e_q = q - q_T  (the sign that drains a queue
+ *   above its target; 003 writes q_T - q for the same loop),
+ *   u = (K_pq e_q + K_iq sum(e_q T)) / rho_M, saturated to [0, u_max].
+ * CPU loop (eq. 8): C~ = LPF_tau_c(C), e_c = C~ - C_T,
+ *   alpha = K_pc e_c + K_ic sum(e_c T), saturated to [0, 1].
+ * An integrator is not advanced in the direction that would push its
+ * saturated output further, and is itself bounded by the output range.
+ * LPF: backward Euler of 1/(1 + tau s); both filters are seeded with their
+ * first sample.
+ */
+#ifndef OVC_PI_H
+#define OVC_PI_H
+
+struct ovc_pi_params
+{
+	double kpc;		   /* K_pc, CPU proportional gain; 003: 3.5 */
+	double kic;		   /* K_ic, CPU integral gain, 1/s; 003: 10.3 */
+	double kpq;		   /* K_pq, queue proportional gain, 1/s; 003: 19.2 */
+	double kiq;		   /* K_iq, queue integral gain, 1/s^2; 003: 130.5 */
+	double tq;		   /* T_q, target queueing time, s; 003: 0.05 */
+	double tau;		   /* tau, LPF on the arrival rate, s; 003: 0.1 */
+	double tau_c;	   /* tau_c, LPF on the CPU load, s; 003: 0.1 */
+	double c_target;   /* C_T, target CPU load, fraction; 0.9 */
+	double rho_m;	   /* rho_M, capacity, INVITEs/s; 1000 */
+	double u_max;	   /* saturation of u, multiples of rho_M; 5 */
+	unsigned epoch_ms; /* T, control period, ms; 003: 10 */
+};
+
+struct ovc_pi
+{
+	struct ovc_pi_params p; /* parameters in force */
+	struct ovc_ewma r_f;	/* r~, normalised arrival rate */
+	struct ovc_ewma c_f;	/* C~, CPU load */
+	double iq;				/* queue integral term, INVITEs/s, [0, u_max rho_M] */
+	double ic;				/* CPU integral term, [0, 1] */
+	double q_t;				/* last q_T, messages */
+	double u;				/* drain rate, normalised to rho_M, [0, u_max] */
+	double alpha;			/* reject ratio, [0, 1] */
+};
+
+/* Fills p with 003's tuned gains and §IV-V constants. */
+void ovc_pi_defaults(struct ovc_pi_params *p);
+
+/* Initialises s with u = 0, alpha = 0 and empty integrators. Returns
+ * OVC_OK or OVC_ERANGE. */
+int ovc_pi_init(struct ovc_pi *s, const struct ovc_pi_params *p);
+
+/* Changes gains and targets keeping filters and integrators (clamped to
+ * the new ranges). Returns as ovc_pi_init(). */
+int ovc_pi_reconfigure(struct ovc_pi *s, const struct ovc_pi_params *p);
+
+/* One period of dt_s seconds: cpu (fraction, clamped to [0, 1]), queue
+ * length q (messages, >= 0) now, arrivals INVITEs arrived in the period.
+ * Returns OVC_OK (s->u and s->alpha updated) or OVC_EINVAL for NaN, inf,
+ * negative values or dt_s <= 0 (nothing changes). */
+int ovc_pi_step(struct ovc_pi *s, double dt_s, double cpu, double q,
+		double arrivals);
+
+#endif

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - R-SOCA of 004 §III (Sisalem & Floroiu).
+ *   C^_T = C^_{T-1} (1 - sigma_c) + C_T sigma_c                    (eq. 7)
+ *   P^R_T = 0 if R <= R_min, (R - R_min)/(R_max - R_min), 1 if R >= R_max
+ *                                            (eq. 1, for R in {C^, M})
+ *   P_T = max_R P^R_T;  P^_T = P^_{T-1} (1 - sigma) + P_T sigma      (eq. 2)
+ *   any P^R_T == 1 (severe overload): P^_T = 1; P^_T <= dead zone: 0.
+ * INVITE, REGISTER and other out-of-dialog requests are rejected with P^;
+ * in-dialog requests never. Per in-dialog type t with D arrivals in the
+ * interval, D_en = max(E_I T, I) B_en (x N_r for re-INVITE) (eq. 5-6) and
+ *   p_drop = min((D - D_en) / D, p_pass^(1/n)) when D > D_en, else 0
+ *                                                              (eq. 3-4).
+ * Burst protection (§III-C): at most B_en E_c T arrivals of class c per
+ * interval are taken; the excess is rejected. Memory thresholds from the
+ * engineered traffic (eq. 8-9) via ovc_rsoca_mem_thresholds().
+ */
+#ifndef OVC_RSOCA_H
+#define OVC_RSOCA_H
+
+#include "ovc/types.h"
+#include "ovc/ewma.h"
+
+struct ovc_rsoca_params
+{
+	double cmin;	   /* C_min, CPU fraction; 004 §IV-B: 0.2 */
+	double cmax;	   /* C_max, CPU fraction, > cmin; 004: 0.4 */
+	double mmin;	   /* M_min, memory fraction of the budget; 0.8 */
+	double mmax;	   /* M_max, memory fraction, > mmin; 0.95 */
+	double sigma;	   /* weight of P_T in P^ (eq. 2); 004: 0.6 */
+	double sigma_c;	   /* weight of C_T in C^ (eq. 7); 004: 0.6 */
+	double dead;	   /* dead zone on P^; 004: 0.05 */
+	double ei;		   /* E_I, engineered initial INVITEs/s; 004: 1000 */
+	double ed;		   /* E_D, engineered in-dialog requests/s; 0: no
+						  burst limit */
+	double er;		   /* E_R, engineered REGISTERs/s; 0: no limit */
+	double eo;		   /* E_O, engineered other requests/s; 0: no limit */
+	double ben;		   /* B_en, burstiness factor >= 1; 004: 1.7 */
+	double nr;		   /* N_r, expected re-INVITEs per session; 1 */
+	double ppass;	   /* p_pass, chance one of n retransmissions passes;
+						  004: 0.1 */
+	unsigned nretx;	   /* n, transmissions of an in-dialog request; 004: 10 */
+	unsigned epoch_ms; /* measurement interval T, ms; 1000 */
+};
+
+/* Inputs of eq. 8-9 (rates per second, times in seconds). */
+struct ovc_rsoca_mem_model
+{
+	double ei, ed, er, eo; /* engineered traffic per class, requests/s */
+	double ti;			   /* T_I, INVITE transaction lifetime, s */
+	double to;			   /* T_O, other transactions' lifetime, s */
+	double tr;			   /* T_R, REGISTER transaction lifetime, s */
+	double s;			   /* S, bytes of state per transaction */
+	double b;			   /* B, factor > B_en */
+};
+
+struct ovc_rsoca
+{
+	struct ovc_rsoca_params p; /* parameters in force */
+	struct ovc_ewma c_hat;	   /* C^ (eq. 7), seeded by the first C */
+	double p_cpu;			   /* last P^C_T */
+	double p_mem;			   /* last P^M_T */
+	double p_hat;			   /* P^_T (eq. 2) */
+	double p_reject;		   /* P^ after dead zone: what is applied */
+	int severe;				   /* last step found a ramp at 1 */
+	double p_drop[OVC_DLG_COUNT]; /* DoS drop probability per type */
+};
+
+/* Fills p with the defaults of 004 §III-IV. */
+void ovc_rsoca_defaults(struct ovc_rsoca_params *p);
+
+/* Initialises s with P^ = 0. Returns OVC_OK or OVC_ERANGE. */
+int ovc_rsoca_init(struct ovc_rsoca *s, const struct ovc_rsoca_params *p);
+
+/* Eq. 1: the ramp of x between rmin and rmax, in [0, 1]. */
+double ovc_rsoca_ramp(double x, double rmin, double rmax);
+
+/* Eq. 3-6: drop probability of in-dialog type t for d arrivals and
+ * invite_ok successful initial INVITEs over dt_s seconds. */
+double ovc_rsoca_dos_drop(const struct ovc_rsoca_params *p, enum ovc_dlg t,
+		double d, double invite_ok, double dt_s);
+
+/* §III-C: largest number of class-c arrivals per interval of dt_s seconds
+ * before the excess is rejected (B_en E_c dt_s), or -1 for no limit. */
+double ovc_rsoca_burst_limit(const struct ovc_rsoca_params *p,
+		enum ovc_class c, double dt_s);
+
+/* Eq. 8-9: M_min = S (E_I T_I + E_D T_O + E_O T_O + E_R T_R) bytes and
+ * M_max = B M_min. Returns OVC_OK or OVC_ERANGE (negative or non-finite
+ * input, B <= 1); outputs written only on success. */
+int ovc_rsoca_mem_thresholds(const struct ovc_rsoca_mem_model *m,
+		double *mmin_bytes, double *mmax_bytes);
+
+/* One interval of dt_s seconds: cpu and mem are occupancies (fractions,
+ * clamped to [0, 1]; a negative value means "not measured" and that
+ * resource is skipped); dlg (may be NULL) the in-dialog arrivals per type
+ * and invite_ok the successful initial INVITEs over the interval. Returns
+ * OVC_OK, or OVC_EINVAL (NaN/inf anywhere, dt_s <= 0, negative counts:
+ * nothing changes). The result is in s->p_reject and s->p_drop. */
+int ovc_rsoca_step(struct ovc_rsoca *s, double cpu, double mem, double dt_s,
+		const double *dlg, double invite_ok);
+
+#endif

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc unit tests - the runner: adds every suite, prints check's summary and
+ * exits non-zero when anything failed.
+ */
+#include <stdlib.h>
+
+#include "suites.h"
+
+int main(void)
+{
+	SRunner *sr;
+	int failed;
+
+	sr = srunner_create(make_suite_types());
+	srunner_add_suite(sr, make_suite_acceptor());
+	srunner_add_suite(sr, make_suite_occ());
+	srunner_add_suite(sr, make_suite_params());
+	srunner_add_suite(sr, make_suite_controller());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

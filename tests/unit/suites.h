@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc unit tests - one check suite per library file; main.c runs them all.
+ */
+#ifndef OVC_TEST_SUITES_H
+#define OVC_TEST_SUITES_H
+
+#include <check.h>
+
+Suite *make_suite_types(void);
+Suite *make_suite_acceptor(void);
+Suite *make_suite_occ(void);
+Suite *make_suite_params(void);
+Suite *make_suite_controller(void);
+
+#endif

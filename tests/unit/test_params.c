@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc unit tests - src/params.c: the table is consistent, every parameter
+ * parses its default, refuses out-of-range and malformed values, and a
+ * refused set leaves the parameters unchanged.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ovc/params.h"
+#include "ovc/types.h"
+#include "suites.h"
+
+START_TEST(test_table_consistent)
+{
+	const struct ovc_param_def *d, *e;
+	size_t i, j, n = ovc_param_count();
+
+	ck_assert_uint_ge(n, 4);
+	ck_assert_ptr_null(ovc_param_at(n));
+	for(i = 0; i < n; i++) {
+		d = ovc_param_at(i);
+		ck_assert_ptr_nonnull(d);
+		ck_assert_ptr_nonnull(d->name);
+		ck_assert_ptr_nonnull(strchr(d->name, '.'));
+		ck_assert_ptr_nonnull(d->unit);
+		ck_assert_ptr_nonnull(d->doc);
+		ck_assert_uint_gt(strlen(d->doc), 10);
+		ck_assert_msg(d->min <= d->def && d->def <= d->max, "%s", d->name);
+		ck_assert_uint_le(d->offset + (d->type == OVC_PARAM_UINT
+													 ? sizeof(unsigned)
+													 : sizeof(double)),
+				sizeof(struct ovc_params));
+		ck_assert_ptr_eq(ovc_param_find(d->name), d);
+		for(j = 0; j < i; j++) {
+			e = ovc_param_at(j);
+			ck_assert_str_ne(d->name, e->name);
+			ck_assert_uint_ne(d->offset, e->offset);
+		}
+	}
+	ck_assert_ptr_null(ovc_param_find("occ"));
+	ck_assert_ptr_null(ovc_param_find("occ.target "));
+	ck_assert_ptr_null(ovc_param_find(NULL));
+}
+END_TEST
+
+START_TEST(test_required_names)
+{
+	const char *names[] = {"occ.target", "occ.f_min", "occ.phi_max",
+			"occ.epoch_ms", "bbc.high", "bbc.low", "occupancy.k",
+			"occupancy.target", "occupancy.f_min", "occupancy.w",
+			"aro.alpha_target", "aro.rho_target", "sired.qmin", "sired.qmax",
+			"sired.f_min", "sired.w", "rsoca.cmin", "rsoca.cmax",
+			"rsoca.sigma", "rsoca.dead", "rsoca.ben", "rsoca.ppass", "pi.kpc",
+			"pi.kic", "pi.kpq", "pi.kiq", "pi.tq", "pi.tau", "pi.tau_c",
+			"pi.epoch_ms"};
+	size_t i;
+
+	for(i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		ck_assert_msg(ovc_param_find(names[i]) != NULL, "%s", names[i]);
+}
+END_TEST
+
+START_TEST(test_defaults_fill)
+{
+	struct ovc_params p;
+	const struct ovc_param_def *d;
+	double v;
+	size_t i;
+
+	ovc_params_defaults(&p);
+	ck_assert_int_eq(ovc_params_validate(&p, NULL, 0), OVC_OK);
+	for(i = 0; i < ovc_param_count(); i++) {
+		d = ovc_param_at(i);
+		ck_assert_int_eq(ovc_param_get(&p, d->name, &v), OVC_OK);
+		ck_assert_msg(v == d->def, "%s: %g != %g", d->name, v, d->def);
+	}
+	ck_assert_int_eq(ovc_param_get(&p, "nope.x", &v), OVC_ENOENT);
+	/* the occ values of 000 §VI-C */
+	ck_assert(p.occ.target == 0.9 && p.occ.f_min == 0.02);
+	ck_assert(p.occ.phi_max == 5.0 && p.occ.epoch_ms == 1000);
+}
+END_TEST
+
+/* The table's defaults equal the controllers' own ovc_X_defaults(). */
+START_TEST(test_defaults_match_controllers)
+{
+	struct ovc_params t, c;
+	const struct ovc_param_def *d;
+	double a, b;
+	size_t i;
+
+	ovc_params_defaults(&t);
+	memset(&c, 0, sizeof(c));
+	ovc_occ_defaults(&c.occ);
+	for(i = 0; i < ovc_param_count(); i++) {
+		d = ovc_param_at(i);
+		if(strncmp(d->name, "occ.", 4) != 0)
+			continue;
+		ovc_param_get(&t, d->name, &a);
+		ovc_param_get(&c, d->name, &b);
+		ck_assert_msg(a == b, "%s: table %g, controller %g", d->name, a, b);
+	}
+}
+END_TEST
+
+START_TEST(test_each_parses_default)
+{
+	const struct ovc_param_def *d = ovc_param_at((size_t)_i);
+	struct ovc_params p;
+	char buf[64], err[256];
+	double v;
+
+	ovc_params_defaults(&p);
+	snprintf(buf, sizeof(buf), "%.17g", d->def);
+	ck_assert_msg(ovc_param_set(&p, d->name, buf, err, sizeof(err))
+						  == OVC_OK,
+			"%s=%s: %s", d->name, buf, err);
+	ovc_param_get(&p, d->name, &v);
+	ck_assert(v == d->def);
+	snprintf(buf, sizeof(buf), " %s = %.17g ", d->name, d->def);
+	ck_assert_int_eq(ovc_param_assign(&p, buf, err, sizeof(err)), OVC_OK);
+}
+END_TEST
+
+/* Sets name to text, expects refusal rc, and p unchanged. */
+static void expect_refused(const char *name, const char *text, int rc)
+{
+	struct ovc_params p, before;
+	char err[256] = "";
+	int got;
+
+	ovc_params_defaults(&p);
+	before = p;
+	got = ovc_param_set(&p, name, text, err, sizeof(err));
+	ck_assert_msg(got == rc, "%s='%s': got %d want %d (%s)", name, text, got,
+			rc, err);
+	ck_assert_msg(memcmp(&p, &before, sizeof(p)) == 0, "%s changed", name);
+	ck_assert_msg(strstr(err, name) != NULL, "error '%s' lacks the name",
+			err);
+}
+
+START_TEST(test_each_refuses_out_of_range)
+{
+	const struct ovc_param_def *d = ovc_param_at((size_t)_i);
+	char buf[64], range[64];
+	double step;
+	struct ovc_params p;
+	char err[256];
+
+	step = d->type == OVC_PARAM_UINT ? 1.0 : fmax(fabs(d->max), 1.0) * 1e-3;
+	snprintf(buf, sizeof(buf), "%.17g", d->max + step);
+	expect_refused(d->name, buf, OVC_ERANGE);
+	snprintf(buf, sizeof(buf), "%.17g", d->min - step);
+	expect_refused(d->name, buf, OVC_ERANGE);
+	/* the message gives the accepted range */
+	ovc_params_defaults(&p);
+	ovc_param_set(&p, d->name, "1e30", err, sizeof(err));
+	snprintf(range, sizeof(range), "[%g, %g]", d->min, d->max);
+	ck_assert_msg(strstr(err, range) != NULL, "'%s' lacks %s", err, range);
+	/* the bounds themselves are accepted unless a cross-check refuses */
+	snprintf(buf, sizeof(buf), "%.17g", d->min);
+	if(ovc_param_set(&p, d->name, buf, NULL, 0) != OVC_OK)
+		ck_assert_int_eq(ovc_param_set(&p, d->name, buf, NULL, 0),
+				OVC_ERANGE);
+}
+END_TEST
+
+START_TEST(test_each_refuses_malformed)
+{
+	const struct ovc_param_def *d = ovc_param_at((size_t)_i);
+	const char *bad[] = {"abc", "", " ", "1e999", "-1e999", "nan", "NaN",
+			"inf", "-inf", "infinity", "0.5x", "0x10", "1..2", "-", "+",
+			".", "e5", "1e", "1e+", "5 5", "0,5", "--1", "1-"};
+	size_t i;
+
+	for(i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		expect_refused(d->name, bad[i], OVC_EINVAL);
+	if(d->type == OVC_PARAM_UINT) {
+		char buf[64];
+
+		snprintf(buf, sizeof(buf), "%.17g", d->def + 0.5);
+		expect_refused(d->name, buf, OVC_EINVAL);
+	}
+}
+END_TEST
+
+START_TEST(test_cross_checks)
+{
+	struct ovc_params p, before;
+	char err[256];
+
+	ovc_params_defaults(&p);
+	before = p;
+	ck_assert_int_eq(
+			ovc_param_set(&p, "bbc.low", "800", err, sizeof(err)), OVC_ERANGE);
+	ck_assert_ptr_nonnull(strstr(err, "bbc.high"));
+	ck_assert_int_eq(
+			ovc_param_set(&p, "bbc.high", "599", err, sizeof(err)), OVC_ERANGE);
+	ck_assert_int_eq(
+			ovc_param_set(&p, "sired.qmin", "0.95", err, sizeof(err)),
+			OVC_ERANGE);
+	ck_assert_int_eq(ovc_param_set(&p, "rsoca.cmax", "0.1", err, sizeof(err)),
+			OVC_ERANGE);
+	ck_assert(memcmp(&p, &before, sizeof(p)) == 0);
+	/* 003's Ohta watermarks are reachable */
+	ck_assert_int_eq(
+			ovc_param_set(&p, "bbc.low", "400", err, sizeof(err)), OVC_OK);
+	ck_assert(p.bbc.low == 400.0 && p.bbc.high == 800.0);
+	/* validate sees a bad struct built by hand */
+	p.occ.target = 2.0;
+	ck_assert_int_eq(ovc_params_validate(&p, err, sizeof(err)), OVC_ERANGE);
+	ck_assert_ptr_nonnull(strstr(err, "occ.target"));
+	p.occ.target = NAN;
+	ck_assert_int_eq(ovc_params_validate(&p, err, sizeof(err)), OVC_ERANGE);
+}
+END_TEST
+
+START_TEST(test_assign_and_names)
+{
+	struct ovc_params p, before;
+	char err[256];
+
+	ovc_params_defaults(&p);
+	ck_assert_int_eq(
+			ovc_param_assign(&p, "  occ.target =  0.8 ", err, sizeof(err)),
+			OVC_OK);
+	ck_assert(p.occ.target == 0.8);
+	ck_assert_int_eq(ovc_param_assign(&p, "occ.epoch_ms=250", err,
+							 sizeof(err)),
+			OVC_OK);
+	ck_assert_uint_eq(p.occ.epoch_ms, 250);
+	before = p;
+	ck_assert_int_eq(
+			ovc_param_assign(&p, "occ.target", err, sizeof(err)), OVC_EINVAL);
+	ck_assert_int_eq(ovc_param_assign(&p, "=0.5", err, sizeof(err)),
+			OVC_EINVAL);
+	ck_assert_int_eq(
+			ovc_param_assign(&p, "nosuch.x=1", err, sizeof(err)), OVC_ENOENT);
+	ck_assert_ptr_nonnull(strstr(err, "nosuch.x"));
+	ck_assert_int_eq(ovc_param_assign(&p, "occ.target=", err, sizeof(err)),
+			OVC_EINVAL);
+	ck_assert_int_eq(ovc_param_set(&p, "OCC.TARGET", "0.5", err, sizeof(err)),
+			OVC_ENOENT);
+	ck_assert_int_eq(ovc_param_set(&p, NULL, "0.5", err, sizeof(err)),
+			OVC_EINVAL);
+	ck_assert_int_eq(ovc_param_set(&p, "occ.target", NULL, NULL, 0),
+			OVC_EINVAL);
+	ck_assert(memcmp(&p, &before, sizeof(p)) == 0);
+	/* a tiny error buffer is not overrun */
+	ck_assert_int_eq(ovc_param_set(&p, "occ.target", "7", err, 5),
+			OVC_ERANGE);
+	ck_assert_uint_eq(strlen(err), 4);
+}
+END_TEST
+
+Suite *make_suite_params(void)
+{
+	Suite *s = suite_create("params");
+	TCase *tc = tcase_create("table");
+	TCase *each = tcase_create("each");
+	int n = (int)ovc_param_count();
+
+	tcase_add_test(tc, test_table_consistent);
+	tcase_add_test(tc, test_required_names);
+	tcase_add_test(tc, test_defaults_fill);
+	tcase_add_test(tc, test_defaults_match_controllers);
+	tcase_add_test(tc, test_cross_checks);
+	tcase_add_test(tc, test_assign_and_names);
+	suite_add_tcase(s, tc);
+	tcase_add_loop_test(each, test_each_parses_default, 0, n);
+	tcase_add_loop_test(each, test_each_refuses_out_of_range, 0, n);
+	tcase_add_loop_test(each, test_each_refuses_malformed, 0, n);
+	suite_add_tcase(s, each);
+	return s;
+}
