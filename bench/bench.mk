@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/bench.mk - testbed tools and their tests; included by the Makefile.
 #
-#   make bench-tools   build/bench/{ovc-caps,ovc-merge,ovc-bound}
+#   make bench-tools   build/bench/{ovc-caps,ovc-merge,ovc-bound,ovc-jget}
 #   make check-bench   unit tests (merge, bound) + the short smoke campaign
 
 BENCH_BUILD = $(BUILD)/bench
@@ -12,7 +12,7 @@ BENCH_CFLAGS = -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
 BENCH_LIB_SRC = bench/tools/merge.c bench/tools/bound.c
 BENCH_LIB_HDR = bench/tools/merge.h bench/tools/bound.h
 BENCH_TOOLS = $(BENCH_BUILD)/ovc-caps $(BENCH_BUILD)/ovc-merge \
-	$(BENCH_BUILD)/ovc-bound
+	$(BENCH_BUILD)/ovc-bound $(BENCH_BUILD)/ovc-jget
 BENCH_TESTS = $(BENCH_BUILD)/bench_tests
 
 .PHONY: bench-tools check-bench check-bench-unit check-bench-smoke
@@ -33,6 +33,9 @@ $(BENCH_BUILD)/ovc-merge: bench/tools/merge_main.c $(BENCH_LIB_SRC) \
 $(BENCH_BUILD)/ovc-bound: bench/tools/bound_main.c bench/tools/bound.c \
 		bench/tools/bound.h | $(BENCH_BUILD)
 	$(CC) $(BENCH_CFLAGS) -o $@ bench/tools/bound_main.c bench/tools/bound.c -lm
+
+$(BENCH_BUILD)/ovc-jget: bench/tools/jget.c | $(BENCH_BUILD)
+	$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_PKG_LIBS)
 
 $(BENCH_TESTS): bench/tests/test_bench.c $(BENCH_LIB_SRC) $(BENCH_LIB_HDR) \
 		| $(BENCH_BUILD)

@@ -58,19 +58,20 @@ bench_ip() {
 
 bench_ns() { echo "${BENCH_PREFIX}-$1"; }
 
-# Run a command "on" a host: inside its namespace, or directly in
-# loopback mode. The command replaces the wrapper (exec), so $! of a
+# Run a command "on" a host: inside its network namespace, or directly
+# in loopback mode. nsenter switches only the network namespace (`ip
+# netns exec` also remounts /sys, which hides the cgroup tree from the
+# proxy's cgroup CPU sampler). nsenter execs the command, so $! of a
 # backgrounded `on_host` is the command's own PID.
 on_host() {
 	local h=$1
 	shift
 	if [ "$(bench_mode)" = loopback ]; then
-		exec_cmd "$@"
+		"$@"
 	else
-		ip netns exec "$(bench_ns "$h")" "$@"
+		nsenter --net="/run/netns/$(bench_ns "$h")" -- "$@"
 	fi
 }
-exec_cmd() { "$@"; }
 
 # Same, with every capability dropped first (libcap, bench/tools/caps.c).
 on_host_nocap() {

@@ -106,12 +106,13 @@ START_TEST(test_stat_uac)
 	ck_assert_int_eq(bench_add_sipp_stat(&run, f, 1, &start), 3);
 	fclose(f);
 	ck_assert_double_eq_tol(start, 1000.0, 1e-9);
-	/* periods binned by their middle: 1000.0005, 1000.5, 1001.5 */
+	/* periods binned by their middle (1000.5, 1001.5); the start-up row
+	 * (no duration) does not count the target twice */
 	s = sec_at(&run, 1000);
 	ck_assert_int_eq(s->offered, 99);
 	ck_assert_int_eq(s->failed, 2);
 	ck_assert_int_eq(s->retrans, 7);
-	ck_assert_double_eq_tol(s->target, 200, 1e-9);
+	ck_assert_double_eq_tol(s->target, 100, 1e-9);
 	s = sec_at(&run, 1001);
 	ck_assert_int_eq(s->offered, 200);
 	ck_assert_int_eq(s->retrans, 30);
@@ -265,11 +266,20 @@ START_TEST(test_merge_csv_and_summary)
 	ck_assert_int_eq(bench_write_csv(&run, out, 1000, 0, 0), 2);
 	fclose(out);
 	ck_assert_ptr_nonnull(strstr(buf, "time,t,target_cps,offered_cps,"));
+	free(buf);
+	out = open_memstream(&buf, &len);
+	ck_assert_int_eq(bench_write_csv(&run, out, 1000, 1001, 1002), 1);
+	fclose(out);
+	ck_assert_ptr_null(strstr(buf, "\n1000,"));
+	free(buf);
+	out = open_memstream(&buf, &len);
+	bench_write_csv(&run, out, 1000, 0, 0);
+	fclose(out);
 	ck_assert_ptr_nonnull(strstr(buf, ",cpu,f,queue_len,queue_delay_ms,"));
-	/* second 1000: target 200, 99 offered, 95 at UAS, goodput 3
+	/* second 1000: target 100, 99 offered, 95 at UAS, goodput 3
 	 * (999.5 + 0.6/1.4/1.45), p50 of {10, 600} = 305 */
 	ck_assert_ptr_nonnull(
-			strstr(buf, "\n1000,0,200,99,95,3,1,1,2,7,3,305,570.5,2,0.5,1,"));
+			strstr(buf, "\n1000,0,100,99,95,3,1,1,2,7,3,305,570.5,2,0.5,1,"));
 	ck_assert_ptr_nonnull(strstr(buf, "\n1001,1,200,200,0,0,3,0,10,30,0,30,"));
 	free(buf);
 
@@ -302,6 +312,36 @@ START_TEST(test_summary_without_ovc)
 	ck_assert(isnan(s.f_mean));
 	ck_assert(isnan(s.setup_p50_ms));
 	ck_assert_int_eq(s.calls_offered, 299);
+	bench_run_free(&run);
+}
+END_TEST
+
+START_TEST(test_extra_csv)
+{
+	bench_run_t run;
+	bench_summary_t s;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f, *out;
+
+	bench_run_init(&run, 500);
+	f = mem("time,proxy_cpu,sipp_cpu\n1000,0.5,0.1\n1001.9,1.0,\n");
+	ck_assert_int_eq(bench_add_extra_csv(&run, f), 2);
+	fclose(f);
+	f = mem("nottime,x\n1,2\n");
+	ck_assert_int_eq(bench_add_extra_csv(&run, f), -1);
+	fclose(f);
+	ck_assert_int_eq(run.nextra, 2);
+	out = open_memstream(&buf, &len);
+	ck_assert_int_eq(bench_write_csv(&run, out, 1000, 0, 0), 2);
+	fclose(out);
+	ck_assert_ptr_nonnull(strstr(buf, ",invite_dropped,proxy_cpu,sipp_cpu\n"));
+	ck_assert_ptr_nonnull(strstr(buf, ",0.5,0.1\n"));
+	ck_assert_ptr_nonnull(strstr(buf, ",1,\n"));
+	free(buf);
+	bench_summarize(&run, 0, 0, &s);
+	ck_assert_double_eq_tol(s.extra_mean[0], 0.75, 1e-9);
+	ck_assert_double_eq_tol(s.extra_mean[1], 0.1, 1e-9);
 	bench_run_free(&run);
 }
 END_TEST
@@ -379,6 +419,7 @@ static Suite *make_suite_merge(void)
 	tcase_add_test(tc, test_seconds_grow_both_ways);
 	tcase_add_test(tc, test_merge_csv_and_summary);
 	tcase_add_test(tc, test_summary_without_ovc);
+	tcase_add_test(tc, test_extra_csv);
 	suite_add_tcase(s, tc);
 	return s;
 }

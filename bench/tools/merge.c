@@ -42,6 +42,8 @@ static void sec_init(bench_sec_t *s, long t)
 	s->t = t;
 	for(i = 0; i < BENCH_OVC_NCOLS; i++)
 		s->ovc[i] = NAN;
+	for(i = 0; i < BENCH_MAX_EXTRA; i++)
+		s->extra[i] = NAN;
 }
 
 static int run_reserve(bench_run_t *run, size_t n)
@@ -207,6 +209,12 @@ int bench_add_sipp_stat(bench_run_t *run, FILE *f, int uac, double *start)
 		if(start && rows == 0 && c_start >= 0 && c_start < n
 				&& bench_parse_sipp_time(fld[c_start], &v) == 0)
 			*start = v;
+		/* the row written at start-up covers no time: it would count the
+		 * target rate twice in its second */
+		if(t_cur - t_last < 0.5) {
+			rows++;
+			continue;
+		}
 		/* the period [last, cur] belongs to the second of its middle */
 		s = bench_run_sec(run, (long)floor((t_last + t_cur) / 2.0));
 		if(s == NULL)
@@ -350,6 +358,57 @@ int bench_add_ovc_csv(bench_run_t *run, FILE *f)
 	return rows;
 }
 
+static int extra_index(bench_run_t *run, const char *name)
+{
+	int i;
+
+	for(i = 0; i < run->nextra; i++)
+		if(strcmp(run->extra_name[i], name) == 0)
+			return i;
+	if(run->nextra == BENCH_MAX_EXTRA || strlen(name) == 0
+			|| strlen(name) >= sizeof(run->extra_name[0]))
+		return -1;
+	strcpy(run->extra_name[run->nextra], name);
+	return run->nextra++;
+}
+
+int bench_add_extra_csv(bench_run_t *run, FILE *f)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	char *fld[BENCH_MAX_FIELDS];
+	int map[BENCH_MAX_FIELDS];
+	int n, nh, i, rows = 0;
+	double t, v;
+	bench_sec_t *s;
+
+	if(getline(&line, &cap, f) < 0) {
+		free(line);
+		return -1;
+	}
+	nh = split(line, ',', fld, BENCH_MAX_FIELDS);
+	if(nh < 2 || strcmp(fld[0], "time") != 0) {
+		free(line);
+		return -1;
+	}
+	for(i = 1; i < nh; i++)
+		map[i] = extra_index(run, fld[i]);
+	while(getline(&line, &cap, f) >= 0) {
+		n = split(line, ',', fld, BENCH_MAX_FIELDS);
+		if(n < 2 || parse_num(fld[0], &t) < 0)
+			continue;
+		s = bench_run_sec(run, (long)floor(t));
+		if(s == NULL)
+			continue;
+		for(i = 1; i < n && i < nh; i++)
+			if(map[i] >= 0 && parse_num(fld[i], &v) == 0)
+				s->extra[map[i]] = v;
+		rows++;
+	}
+	free(line);
+	return rows;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -408,6 +467,8 @@ int bench_write_csv(bench_run_t *run, FILE *out, long t0, long from, long to)
 			out);
 	for(k = 0; k < BENCH_OVC_NCOLS; k++)
 		fprintf(out, ",%s", ovc_col_names[k]);
+	for(k = 0; k < run->nextra; k++)
+		fprintf(out, ",%s", run->extra_name[k]);
 	fputc('\n', out);
 	for(i = 0; i < run->n; i++) {
 		s = &run->secs[i];
@@ -423,6 +484,8 @@ int bench_write_csv(bench_run_t *run, FILE *out, long t0, long from, long to)
 		fprintf(out, ",%zu", s->nsetup);
 		for(k = 0; k < BENCH_OVC_NCOLS; k++)
 			put_num(out, s->ovc[k]);
+		for(k = 0; k < run->nextra; k++)
+			put_num(out, s->extra[k]);
 		fputc('\n', out);
 		rows++;
 	}
@@ -435,7 +498,10 @@ void bench_summarize(bench_run_t *run, long from, long to, bench_summary_t *sm)
 	size_t i, nall = 0, k = 0;
 	double *all;
 	double target = 0, cpu = 0, f = 0;
+	double xsum[BENCH_MAX_EXTRA] = {0};
+	long xn[BENCH_MAX_EXTRA] = {0};
 	long ncpu = 0, nf = 0, retrans = 0;
+	int x;
 
 	memset(sm, 0, sizeof(*sm));
 	window(run, &from, &to);
@@ -465,6 +531,12 @@ void bench_summarize(bench_run_t *run, long from, long to, bench_summary_t *sm)
 			f += s->ovc[BENCH_OVC_F];
 			nf++;
 		}
+		for(x = 0; x < run->nextra; x++) {
+			if(!isnan(s->extra[x])) {
+				xsum[x] += s->extra[x];
+				xn[x]++;
+			}
+		}
 		if(all && s->nsetup) {
 			memcpy(all + k, s->setup, s->nsetup * sizeof(*all));
 			k += s->nsetup;
@@ -486,5 +558,7 @@ void bench_summarize(bench_run_t *run, long from, long to, bench_summary_t *sm)
 	sm->setup_p95_ms = all ? bench_percentile(all, k, 95) : NAN;
 	sm->cpu_mean = ncpu ? cpu / (double)ncpu : NAN;
 	sm->f_mean = nf ? f / (double)nf : NAN;
+	for(x = 0; x < BENCH_MAX_EXTRA; x++)
+		sm->extra_mean[x] = xn[x] ? xsum[x] / (double)xn[x] : NAN;
 	free(all);
 }

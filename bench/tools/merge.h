@@ -35,6 +35,9 @@ enum bench_ovc_col
 	BENCH_OVC_NCOLS
 };
 
+/* extra per-second columns (bench's own samplers), found by name */
+#define BENCH_MAX_EXTRA 8
+
 typedef struct bench_sec
 {
 	long t;				 /* unix second */
@@ -52,6 +55,7 @@ typedef struct bench_sec
 	size_t csetup;		 /* allocated entries of setup */
 	int has_ovc;		 /* an ovc.csv row exists for this second */
 	double ovc[BENCH_OVC_NCOLS]; /* the ovc columns, NAN if absent */
+	double extra[BENCH_MAX_EXTRA]; /* extra columns, NAN if absent */
 } bench_sec_t;
 
 typedef struct bench_run
@@ -62,6 +66,8 @@ typedef struct bench_run
 	long base;		   /* unix second of secs[0] */
 	double t1_ms;	  /* "timely" threshold for setup delay, ms */
 	char algorithm[64]; /* first algorithm name seen in ovc.csv */
+	char extra_name[BENCH_MAX_EXTRA][32]; /* names of the extra columns */
+	int nextra;							  /* extra columns in use */
 } bench_run_t;
 
 /* headline figures over a window [from, to) */
@@ -84,6 +90,7 @@ typedef struct bench_summary
 	long calls_timely;
 	long calls_rejected;
 	long calls_failed;
+	double extra_mean[BENCH_MAX_EXTRA]; /* NAN where no value */
 } bench_summary_t;
 
 void bench_run_init(bench_run_t *run, double t1_ms);
@@ -107,6 +114,11 @@ int bench_add_sipp_rtt(bench_run_t *run, FILE *f, int uac, double start);
 
 /* Add kamcmd ovc.csv output. Returns rows used (0 if none). */
 int bench_add_ovc_csv(bench_run_t *run, FILE *f);
+
+/* Add an extra CSV ("time,name1,name2...", ',' separated, time in unix
+ * seconds): its columns are appended to the merged CSV under their own
+ * names. Returns rows used, -1 on a malformed header. */
+int bench_add_extra_csv(bench_run_t *run, FILE *f);
 
 /* p-th percentile (0..100) of v[0..n) by linear interpolation; sorts v.
  * NAN if n == 0. */

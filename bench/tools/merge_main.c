@@ -5,13 +5,16 @@
  * per-second CSV and a summary.json.
  *
  *   ovc-merge [-o merged.csv] [-j summary.json] [--t0 EPOCH]
- *       [--from EPOCH --to EPOCH] [--rho-m CPS] [--t1-ms 500]
+ *       [--from EPOCH --to EPOCH] [--csv-from EPOCH --csv-to EPOCH]
+ *       [--rho-m CPS] [--t1-ms 500]
  *       [--meta key=value]... [--uac STAT[,RTT]]... [--uas STAT[,RTT]]...
- *       [--ovc OVC_CSV]
+ *       [--ovc OVC_CSV] [--extra CSV]...
  *
  * Missing files are reported and skipped (ovc.csv does not exist for
- * runs without ovc). --from/--to bound the summary window; the CSV holds
- * every second seen.
+ * runs without ovc). --csv-from/--csv-to bound the CSV (default: every
+ * second seen). --extra adds the bench's own per-second samples
+ * ("time,name,..."), as columns of the CSV and means in the summary. --from/--to bound the summary window; the CSV holds
+ * the seconds of --csv-from/--csv-to.
  */
 
 #include <getopt.h>
@@ -33,6 +36,8 @@ typedef struct merge_opts
 	long t0;
 	long from;
 	long to;
+	long csv_from;
+	long csv_to;
 	double rho_m;
 	double t1_ms;
 	const char *meta[MAX_META];
@@ -44,9 +49,11 @@ static void usage(void)
 {
 	fprintf(stderr,
 			"usage: ovc-merge [-o CSV] [-j JSON] [--t0 S] [--from S --to S]\n"
+			"         [--csv-from S --csv-to S]\n"
 			"         [--rho-m CPS] [--t1-ms MS] [--meta k=v]...\n"
 			"         [--uac STAT[,RTT]]... [--uas STAT[,RTT]]... "
-			"[--ovc FILE]\n");
+			"[--ovc FILE]\n"
+			"         [--extra CSV]...\n");
 }
 
 static int add_sipp(bench_run_t *run, char *arg, int uac)
@@ -110,7 +117,7 @@ static json_t *meta_value(const char *v)
 static int write_json(bench_run_t *run, merge_opts_t *o, const char *path)
 {
 	bench_summary_t s;
-	json_t *root, *meta;
+	json_t *root, *meta, *extra;
 	char key[128];
 	const char *eq;
 	int i, rc;
@@ -152,6 +159,11 @@ static int write_json(bench_run_t *run, merge_opts_t *o, const char *path)
 	json_object_set_new(
 			root, "calls_rejected", json_integer(s.calls_rejected));
 	json_object_set_new(root, "calls_failed", json_integer(s.calls_failed));
+	extra = json_object();
+	for(i = 0; i < run->nextra; i++)
+		json_object_set_new(
+				extra, run->extra_name[i], num_or_null(s.extra_mean[i]));
+	json_object_set_new(root, "extra_mean", extra);
 	if(o->rho_m > 0) {
 		json_object_set_new(root, "rho_m", json_real(o->rho_m));
 		json_object_set_new(root, "r", json_real(s.offered_cps / o->rho_m));
@@ -172,7 +184,9 @@ int main(int argc, char **argv)
 			{"rho-m", 1, NULL, 'R'}, {"t1-ms", 1, NULL, 'D'},
 			{"meta", 1, NULL, 'M'}, {"uac", 1, NULL, 'C'},
 			{"uas", 1, NULL, 'S'}, {"ovc", 1, NULL, 'O'},
-			{"help", 0, NULL, 'h'}, {NULL, 0, NULL, 0}};
+			{"extra", 1, NULL, 'X'}, {"csv-from", 1, NULL, 'A'},
+			{"csv-to", 1, NULL, 'B'}, {"help", 0, NULL, 'h'},
+			{NULL, 0, NULL, 0}};
 	merge_opts_t o;
 	bench_run_t run;
 	FILE *f;
@@ -199,6 +213,12 @@ int main(int argc, char **argv)
 			case 'U':
 				o.to = atol(optarg);
 				break;
+			case 'A':
+				o.csv_from = atol(optarg);
+				break;
+			case 'B':
+				o.csv_to = atol(optarg);
+				break;
 			case 'R':
 				o.rho_m = atof(optarg);
 				break;
@@ -212,6 +232,7 @@ int main(int argc, char **argv)
 			case 'C':
 			case 'S':
 			case 'O':
+			case 'X':
 				o.files++;
 				break;
 			default:
@@ -229,6 +250,17 @@ int main(int argc, char **argv)
 		if(c == 'C' || c == 'S') {
 			if(add_sipp(&run, optarg, c == 'C') < 0)
 				rc = 1;
+		} else if(c == 'X') {
+			f = fopen(optarg, "r");
+			if(f == NULL) {
+				fprintf(stderr, "ovc-merge: skipping missing %s\n", optarg);
+				continue;
+			}
+			if(bench_add_extra_csv(&run, f) < 0) {
+				fprintf(stderr, "ovc-merge: %s has no time column\n", optarg);
+				rc = 1;
+			}
+			fclose(f);
 		} else if(c == 'O') {
 			f = fopen(optarg, "r");
 			if(f == NULL) {
@@ -253,7 +285,7 @@ int main(int argc, char **argv)
 			perror(o.csv);
 			rc = 1;
 		} else {
-			bench_write_csv(&run, f, o.t0, 0, 0);
+			bench_write_csv(&run, f, o.t0, o.csv_from, o.csv_to);
 			if(fclose(f) != 0)
 				rc = 1;
 		}

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/proxy.sh - start or stop the capped proxy on the testbed.
+#
+#   proxy.sh start DIR ALG [NAME=VALUE...]   start kamailio, wait until it
+#                                            answers RPC; logs in DIR
+#   proxy.sh stop DIR                        stop it (pidfile in DIR)
+#
+# ALG: none (ovc-proxy.cfg -A NO_OVC), ratelimit (ratelimit-proxy.cfg,
+# FEEDBACK), taildrop (ratelimit-proxy.cfg, TAILDROP at
+# BENCH_TAILDROP_CPS), reject (every INVITE rejected: beta calibration),
+# or any ovc algorithm (ovc-proxy.cfg with modules/ovc/ovc.so,
+# cpu_source=cgroup). NAME=VALUE pairs become ovc parameters
+# (OVC_PARAM1..3). Kamailio runs inside the proxy host, in the CPU-capped
+# cgroup, with every capability dropped. Its control socket is
+# $BENCH_STATE/proxy.ctl.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+BENCH_PROXY_CTL="$BENCH_STATE/proxy.ctl"
+
+proxy_defines() {
+	local alg=$1 i=1 kv
+	shift
+	echo "-A LISTEN=udp:$(bench_ip proxy):$BENCH_SIP_PORT"
+	echo "-A CTL_SOCK=\"unix:$BENCH_PROXY_CTL\""
+	echo "-A CHILDREN=${BENCH_CHILDREN:-1}"
+	case "$alg" in
+	none) echo "-A NO_OVC" ;;
+	ratelimit) echo "-A RL_PIPE=\"0:FEEDBACK:${BENCH_FEEDBACK_LOAD:-80}\"" ;;
+	taildrop) echo "-A RL_PIPE=\"0:TAILDROP:${BENCH_TAILDROP_CPS:?}\"" ;;
+	reject) echo "-A REJECT_ALL" ;;
+	*)
+		echo "-A OVC_SO=\"$BENCH_TOP/modules/ovc/ovc.so\""
+		echo "-A OVC_ALGORITHM=\"$alg\""
+		echo "-A OVC_CPU_SOURCE=\"cgroup\""
+		for kv in "$@"; do
+			echo "-A OVC_PARAM$i=\"$kv\""
+			i=$((i + 1))
+		done
+		;;
+	esac
+}
+
+proxy_cfg() {
+	case "$1" in
+	ratelimit | taildrop | reject) echo "$BENCH_TOP/configs/ratelimit-proxy.cfg" ;;
+	*) echo "$BENCH_TOP/configs/ovc-proxy.cfg" ;;
+	esac
+}
+
+cmd_start() {
+	local dir=$1 alg=$2 cfg pid i
+	local -a args
+	shift 2
+	bench_is_up || die "testbed is not up: bench/testbed.sh up"
+	case "$alg" in
+	none | ratelimit | taildrop | reject) ;;
+	*)
+		[ -f "$BENCH_TOP/modules/ovc/ovc.so" ] ||
+			die "modules/ovc/ovc.so missing: run 'make' (or use ALG none)"
+		;;
+	esac
+	mkdir -p "$dir/run"
+	cfg=$(proxy_cfg "$alg")
+	mapfile -t args < <(proxy_defines "$alg" "$@")
+	# each "-A X" line becomes two words; the value keeps its quotes
+	local -a kargs=()
+	for i in "${args[@]}"; do
+		kargs+=(-A "${i#-A }")
+	done
+	rm -f "$dir/kamailio.pid" "$BENCH_PROXY_CTL"
+	echo "kamailio -f $cfg ${kargs[*]}" >"$dir/kamailio.cmd"
+	on_host proxy sh -c '
+		echo $$ > "$1/cgroup.procs"
+		[ -d "$2" ] && echo $$ > "$2/cgroup.procs"
+		shift 2
+		exec "$@"' sh "$BENCH_CG_CPU" "$BENCH_CG_ACCT" \
+		"$BENCH_BIN/ovc-caps" drop -- \
+		kamailio -f "$cfg" -DD -E -P "$dir/kamailio.pid" -Y "$dir/run" \
+		-m "${BENCH_SHM_MB:-1024}" "${kargs[@]}" \
+		>"$dir/kamailio.log" 2>&1 &
+	pid=$!
+	bench_track_pid "$pid"
+	for ((i = 0; i < 100; i++)); do
+		if [ -S "$BENCH_PROXY_CTL" ] &&
+			kamcmd -s "unix:$BENCH_PROXY_CTL" core.version >/dev/null 2>&1; then
+			break
+		fi
+		kill -0 "$pid" 2>/dev/null || {
+			tail -5 "$dir/kamailio.log" >&2
+			die "kamailio exited at start-up (log: $dir/kamailio.log)"
+		}
+		sleep 0.1
+	done
+	[ "$i" -lt 100 ] || die "kamailio did not answer RPC within 10 s"
+	# kamailio forks its main process even with -DD: the pidfile is the
+	# truth, the launcher PID may be gone already
+	[ -s "$dir/kamailio.pid" ] || die "no pidfile $dir/kamailio.pid"
+	bench_untrack_pid "$pid"
+	pid=$(cat "$dir/kamailio.pid")
+	bench_track_pid "$pid"
+	echo "$pid" >"$dir/kamailio.main"
+	say "proxy up: $alg, pid $pid, $(bench_ip proxy):$BENCH_SIP_PORT"
+}
+
+cmd_stop() {
+	local dir=$1 pid
+	[ -f "$dir/kamailio.main" ] || return 0
+	pid=$(cat "$dir/kamailio.main")
+	bench_stop_pid "$pid" 5
+	rm -f "$dir/kamailio.main" "$BENCH_PROXY_CTL"
+}
+
+case "${1:-}" in
+start)
+	[ $# -ge 3 ] || die "usage: proxy.sh start DIR ALG [NAME=VALUE...]"
+	shift
+	cmd_start "$@"
+	;;
+stop)
+	[ $# -eq 2 ] || die "usage: proxy.sh stop DIR"
+	cmd_stop "$2"
+	;;
+*)
+	echo "usage: $0 start DIR ALG [NAME=VALUE...] | stop DIR" >&2
+	exit 2
+	;;
+esac

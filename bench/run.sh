@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/run.sh - one run: capped proxy, two UAS, two UAC, one profile.
+#
+#   run.sh -a ALG [-p constant|instant|gradual] [-r PEAK_R] [-d SECONDS]
+#          [-w WARMUP_S] [-R RHO_M] [-n] [-o DIR] [-P name=value]...
+#
+#   -a  none | ratelimit | taildrop | reject | an ovc algorithm (occ, ...)
+#   -r  peak load as a multiple of rho_M (default 3)
+#   -R  rho_M in calls/s (default: bench/out/calibration.env, else 400)
+#   -n  UACs without retransmissions (-nr, paper 001 §6.7)
+#   -P  ovc parameter for this run (up to 3)
+#   -o  run directory (default bench/out/runs/<time>-<alg>-<profile>-r<r>)
+#
+# Leaves in DIR: every SIPp stat/rtt file, kamailio.log, ovc_raw.txt
+# (kamcmd ovc.csv), sampler.csv, merged.csv, summary.json, plot.png; and
+# prints a one-line summary. The testbed must be up.
+set -euo pipefail
+here=$(dirname "$0")
+. "$here/lib.sh"
+. "$here/load.sh"
+. "$here/profile.sh"
+
+alg=
+prof=constant
+peak=3
+dur=20
+warm=5
+rho=
+retrans=yes
+dir=
+params=()
+while getopts "a:p:r:d:w:R:no:P:" o; do
+	case "$o" in
+	a) alg=$OPTARG ;;
+	p) prof=$OPTARG ;;
+	r) peak=$OPTARG ;;
+	d) dur=$OPTARG ;;
+	w) warm=$OPTARG ;;
+	R) rho=$OPTARG ;;
+	n) retrans=no ;;
+	o) dir=$OPTARG ;;
+	P) params+=("$OPTARG") ;;
+	*) die "usage: run.sh -a ALG [-p PROFILE] [-r R] [-d S] [-w S] [-R RHO] [-n] [-o DIR] [-P k=v]" ;;
+	esac
+done
+[ -n "$alg" ] || die "run.sh: -a ALG is required"
+[[ "$dur" =~ ^[0-9]+$ && "$dur" -ge 3 && "$dur" -le 600 ]] ||
+	die "-d takes 3..600 seconds"
+[[ "$warm" =~ ^[0-9]+$ && "$warm" -le 60 ]] || die "-w takes 0..60 seconds"
+bench_is_up || die "testbed is not up: bench/testbed.sh up"
+if [ -z "$rho" ]; then
+	rho=400
+	if [ -f "$BENCH_OUT/calibration.env" ]; then
+		rho=$(. "$BENCH_OUT/calibration.env" && echo "$RHO_M")
+	fi
+fi
+mapfile -t rates < <(profile_rates "$prof" "$peak" "$dur" "$warm" "$rho") ||
+	die "unknown profile '$prof'"
+read -r wfrom wto < <(profile_window "$prof" "$dur" "$warm")
+n=${#rates[@]}
+tag=$alg-$prof-r$peak
+[ "$retrans" = no ] && tag=$tag-nr
+dir=${dir:-$BENCH_OUT/runs/$(date +%Y%m%d-%H%M%S)-$tag}
+mkdir -p "$dir"
+dir=$(cd "$dir" && pwd)
+printf '%q ' "$0" "$@" >"$dir/command"
+echo >>"$dir/command"
+
+cleanup() {
+	local h
+	touch "$dir/sampler.stop"
+	for h in uac1 uac2 uas1 uas2; do
+		sipp_stop "$h" "$dir" 0 &
+	done
+	wait
+	"$here/proxy.sh" stop "$dir"
+	[ -n "${sampler_pid:-}" ] && bench_stop_pid "$sampler_pid" 3
+	return 0
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+say "run $tag: rho_M $rho cps, $n s, window [$wfrom, $wto) s, out $dir"
+"$here/proxy.sh" start "$dir" "$alg" "${params[@]}"
+ctl="unix:$BENCH_STATE/proxy.ctl"
+ovc_rpc=no
+if kamcmd -s "$ctl" ovc.csv 1 >/dev/null 2>&1; then
+	ovc_rpc=yes
+	kamcmd -s "$ctl" ovc.reset >/dev/null 2>&1 || true
+fi
+
+uas_start uas1 "$dir" "$((n + 20))"
+uas_start uas2 "$dir" "$((n + 20))"
+sleep 0.5
+if [ "${BENCH_REGISTER:-1}" = 1 ]; then
+	uas_register uas1 "$dir" &
+	r1=$!
+	uas_register uas2 "$dir" &
+	r2=$!
+	wait "$r1" && wait "$r2" || say "registration failed (see $dir/reg_*.log)"
+fi
+
+half() { echo $(((${1} + 1) / 2)) $((${1} / 2 > 0 ? ${1} / 2 : 1)); }
+read -r ra rb < <(half "${rates[0]}")
+t_start=$(date +%s)
+uac_start uac1 "$dir" "$((n + 6))" uas1 "$ra" "$retrans"
+uac_start uac2 "$dir" "$((n + 6))" uas2 "$rb" "$retrans"
+"$here/sampler.sh" "$dir" "$((n + 10))" &
+sampler_pid=$!
+bench_track_pid "$sampler_pid"
+
+prev=${rates[0]}
+for ((i = 1; i < n; i++)); do
+	# sleep to the second boundary i after the start
+	now=$(date +%s.%N)
+	sleep "$(awk -v a="$t_start" -v i="$i" -v b="$now" \
+		'BEGIN { d = a + i - b; print (d > 0 ? d : 0) }')"
+	if [ "${rates[$i]}" != "$prev" ]; then
+		read -r ra rb < <(half "${rates[$i]}")
+		sipp_rate uac1 "$ra"
+		sipp_rate uac2 "$rb"
+		prev=${rates[$i]}
+	fi
+	if [ "$ovc_rpc" = yes ] && [ $((i % 20)) = 0 ]; then
+		timeout 3 kamcmd -s "$ctl" ovc.csv 30 >>"$dir/ovc_raw.txt" 2>&1 || true
+	fi
+done
+sleep 1
+t_end=$(date +%s)
+# stop new calls; let calls in progress finish (bounded)
+drain=${BENCH_DRAIN_S:-4}
+sipp_stop uac1 "$dir" "$drain" &
+sipp_stop uac2 "$dir" "$drain" &
+wait
+if [ "$ovc_rpc" = yes ]; then
+	timeout 3 kamcmd -s "$ctl" ovc.csv "$((n + 20))" >>"$dir/ovc_raw.txt" 2>&1 || true
+	timeout 3 kamcmd -s "$ctl" ovc.stats >"$dir/ovc_stats.txt" 2>&1 || true
+fi
+cleanup
+trap - EXIT
+
+"$BENCH_BIN/ovc-merge" -o "$dir/merged.csv" -j "$dir/summary.json" \
+	--t0 "$t_start" --from "$((t_start + wfrom))" --to "$((t_start + wto))" \
+	--csv-from "$((t_start - 1))" --csv-to "$((t_end + drain + 1))" \
+	--rho-m "$rho" --meta "algorithm=$alg" --meta "profile=$prof" \
+	--meta "peak_r=$peak" --meta "retrans=$retrans" --meta "duration_s=$dur" \
+	--meta "warmup_s=$warm" --meta "start=$t_start" --meta "end=$t_end" \
+	--meta "mode=$(bench_mode)" \
+	--meta "cpu_quota=$BENCH_CPU_QUOTA_US/$BENCH_CPU_PERIOD_US" \
+	--uac "$dir/uac1_stat.csv,$dir/uac1_rtt.csv" \
+	--uac "$dir/uac2_stat.csv,$dir/uac2_rtt.csv" \
+	--uas "$dir/uas1_stat.csv,$dir/uas1_rtt.csv" \
+	--uas "$dir/uas2_stat.csv,$dir/uas2_rtt.csv" \
+	--ovc "$dir/ovc_raw.txt" --extra "$dir/sampler.csv" 2>>"$dir/merge.log" ||
+	die "merge failed: $dir/merge.log"
+"$here/plot.sh" "$dir" >/dev/null 2>>"$dir/plot.log" ||
+	say "plot failed: $dir/plot.log"
+"$here/summary-line.sh" "$dir/summary.json"
