@@ -201,7 +201,7 @@ int sim_run(const struct sim_cfg *c, struct sim_result *res)
 	double t;
 	int rc;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
 	memset(res, 0, sizeof(*res));
 	w = calloc(1, sizeof(*w));
 	if(!w)
@@ -230,8 +230,7 @@ int sim_run(const struct sim_cfg *c, struct sim_result *res)
 	t = sim_source_next(&w->src);
 	if(t >= 0 && t * 1e9 < (double)w->end)
 		sim_evq_push(&w->q, (int64_t)(t * 1e9), EV_ARRIVAL, 0, 0);
-	while(sim_evq_next_t(&w->q) <= w->end) {
-		sim_evq_pop(&w->q, &e);
+	while(!sim_evq_pop(&w->q, &e) && e.t <= w->end) {
 		w->now = e.t;
 		w->events++;
 		switch(e.type) {
@@ -264,8 +263,8 @@ int sim_run(const struct sim_cfg *c, struct sim_result *res)
 	fill_result(w, res);
 	world_free(w);
 	free(w);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	res->wall_s = (double)(t1.tv_sec - t0.tv_sec)
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	res->cpu_s = (double)(t1.tv_sec - t0.tv_sec)
 				  + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	return 0;
 }

@@ -108,7 +108,7 @@ struct sim_result
 	double beta;		/* effective call cost / reject cost */
 	uint64_t events;	/* events processed */
 	uint64_t calls;		/* calls created in the whole run */
-	double wall_s;		/* CPU time the run took, s */
+	double cpu_s;		/* CPU time the run took (process), s */
 };
 
 /* Fills c with the defaults (000's base server, 160 calls/s, UDP, 10 s

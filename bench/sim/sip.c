@@ -26,6 +26,22 @@ static int64_t rtx_iv(enum sim_rtx_kind k, int n)
 	return sim_rtx_interval(k, n, SIM_T1_NS, SIM_T2_NS);
 }
 
+/* Arms the next retransmission n of a transaction started at t_start, or,
+ * when it would come at or after 64*T1, the transaction's timeout event
+ * at exactly t_start + 64*T1 (so no long-lived timeout event is queued
+ * for every transaction). Over TCP (hop-by-hop kinds) only the timeout. */
+static void arm(struct sim_world *w, uint32_t id, enum sim_rtx_kind k, int n,
+		int64_t t_start, int ev_rtx, int ev_timeout, int reliable)
+{
+	int64_t end = t_start + SIM_TIMEOUT_NS;
+	int64_t next = w->now + rtx_iv(k, n);
+
+	if(!reliable && next < end)
+		sim_schedule(w, next - w->now, ev_rtx, id);
+	else if(w->now < end)
+		sim_schedule(w, end - w->now, ev_timeout, id);
+}
+
 /* ---- UAS (infinitely fast, answers at once) ---- */
 
 static void uas_invite(struct sim_world *w, uint32_t id)
@@ -34,8 +50,7 @@ static void uas_invite(struct sim_world *w, uint32_t id)
 
 	if(c->uas == UAS_NONE) {
 		c->uas = UAS_WAIT_ACK;
-		sim_schedule(w, rtx_iv(SIM_RTX_2XX, 0), EV_UAS_G, id);
-		sim_schedule(w, SIM_TIMEOUT_NS, EV_UAS_H, id);
+		arm(w, id, SIM_RTX_2XX, 0, w->now, EV_UAS_G, EV_UAS_H, 0);
 		px_receive(w, M_200INV, id, 0);
 	} else if(c->uas == UAS_WAIT_ACK) {
 		/* as SIPp: a retransmitted INVITE gets the last message again */
@@ -139,9 +154,7 @@ void sim_new_call(struct sim_world *w)
 	c->t0 = w->now;
 	c->uac = UAC_CALLING;
 	SIM_INC(w, calls);
-	if(!w->cfg->tcp)
-		sim_schedule(w, rtx_iv(SIM_RTX_INVITE, 0), EV_UAC_A, id);
-	sim_schedule(w, SIM_TIMEOUT_NS, EV_UAC_B, id);
+	arm(w, id, SIM_RTX_INVITE, 0, c->t0, EV_UAC_A, EV_UAC_B, w->cfg->tcp);
 	if(w->cfg->abandon_s > 0)
 		sim_schedule(w, (int64_t)(w->cfg->abandon_s * 1e9), EV_UAC_ABANDON,
 				id);
@@ -248,11 +261,10 @@ static void px_forward(struct sim_world *w, uint32_t id)
 	struct sim_call *c = call_of(w, id);
 
 	c->px_inv = PX_FWD;
+	c->t_fwd = w->now;
 	w->active_txn++;
 	uac_provisional(w, id); /* 100 Trying */
-	if(!w->cfg->tcp)
-		sim_schedule(w, rtx_iv(SIM_RTX_INVITE, 0), EV_PX_A, id);
-	sim_schedule(w, SIM_TIMEOUT_NS, EV_PX_B, id);
+	arm(w, id, SIM_RTX_INVITE, 0, c->t_fwd, EV_PX_A, EV_PX_B, w->cfg->tcp);
 	uas_invite(w, id);
 }
 
@@ -297,10 +309,10 @@ void sim_sip_serve(struct sim_world *w, const struct sim_msg *m)
 		case M_BYE:
 			if(c->px_bye == PX_NONE) {
 				c->px_bye = PX_FWD;
+				c->t_pxbye = w->now;
 				w->active_txn++;
-				if(!w->cfg->tcp)
-					sim_schedule(w, rtx_iv(SIM_RTX_NONINVITE, 0), EV_PX_E, id);
-				sim_schedule(w, SIM_TIMEOUT_NS, EV_PX_F, id);
+				arm(w, id, SIM_RTX_NONINVITE, 0, c->t_pxbye, EV_PX_E, EV_PX_F,
+						w->cfg->tcp);
 				uas_bye(w, id, 0);
 			} else if(c->px_bye == PX_DONE) {
 				uac_bye200(w, id); /* stateful: final response again */
@@ -356,7 +368,8 @@ void sim_sip_event(struct sim_world *w, const struct sim_ev *e)
 			if(c->uac != UAC_CALLING)
 				break;
 			c->n_uac_a++;
-			sim_schedule(w, rtx_iv(SIM_RTX_INVITE, c->n_uac_a), EV_UAC_A, id);
+			arm(w, id, SIM_RTX_INVITE, c->n_uac_a, c->t0, EV_UAC_A, EV_UAC_B,
+					0);
 			px_receive(w, M_INVITE, id, 1);
 			break;
 		case EV_UAC_B:
@@ -373,17 +386,17 @@ void sim_sip_event(struct sim_world *w, const struct sim_ev *e)
 			if(c->bye != BYE_NONE)
 				break;
 			c->bye = BYE_SENT;
-			if(!w->cfg->tcp)
-				sim_schedule(w, rtx_iv(SIM_RTX_NONINVITE, 0), EV_UAC_E, id);
-			sim_schedule(w, SIM_TIMEOUT_NS, EV_UAC_F, id);
+			c->t_bye = w->now;
+			arm(w, id, SIM_RTX_NONINVITE, 0, c->t_bye, EV_UAC_E, EV_UAC_F,
+					w->cfg->tcp);
 			px_receive(w, M_BYE, id, 0);
 			break;
 		case EV_UAC_E:
 			if(c->bye != BYE_SENT)
 				break;
 			c->n_uac_e++;
-			sim_schedule(
-					w, rtx_iv(SIM_RTX_NONINVITE, c->n_uac_e), EV_UAC_E, id);
+			arm(w, id, SIM_RTX_NONINVITE, c->n_uac_e, c->t_bye, EV_UAC_E,
+					EV_UAC_F, 0);
 			px_receive(w, M_BYE, id, 1);
 			break;
 		case EV_UAC_F:
@@ -394,7 +407,8 @@ void sim_sip_event(struct sim_world *w, const struct sim_ev *e)
 			if(c->px_inv != PX_FWD)
 				break;
 			c->n_px_a++;
-			sim_schedule(w, rtx_iv(SIM_RTX_INVITE, c->n_px_a), EV_PX_A, id);
+			arm(w, id, SIM_RTX_INVITE, c->n_px_a, c->t_fwd, EV_PX_A, EV_PX_B,
+					0);
 			px_timer(w, M_T_INV_RTX, id);
 			break;
 		case EV_PX_B:
@@ -405,7 +419,8 @@ void sim_sip_event(struct sim_world *w, const struct sim_ev *e)
 			if(c->px_bye != PX_FWD)
 				break;
 			c->n_px_e++;
-			sim_schedule(w, rtx_iv(SIM_RTX_NONINVITE, c->n_px_e), EV_PX_E, id);
+			arm(w, id, SIM_RTX_NONINVITE, c->n_px_e, c->t_pxbye, EV_PX_E,
+					EV_PX_F, 0);
 			px_timer(w, M_T_BYE_RTX, id);
 			break;
 		case EV_PX_F:
@@ -419,7 +434,8 @@ void sim_sip_event(struct sim_world *w, const struct sim_ev *e)
 			if(c->uas != UAS_WAIT_ACK)
 				break;
 			c->n_uas_g++;
-			sim_schedule(w, rtx_iv(SIM_RTX_2XX, c->n_uas_g), EV_UAS_G, id);
+			arm(w, id, SIM_RTX_2XX, c->n_uas_g, c->t_fwd, EV_UAS_G, EV_UAS_H,
+					0);
 			px_receive(w, M_200INV, id, 1);
 			break;
 		case EV_UAS_H:

@@ -99,7 +99,7 @@ int sim_sweep_run(const struct sim_sweep *s, const struct sim_cfg *base,
 	fputc('\n', out);
 	if(lng)
 		fprintf(lng, "algorithm,r,g,offered_r,cpu,rtx_ratio,setup_ms,"
-					 "reject_ratio,riae,ciae,wall_s\n");
+					 "reject_ratio,riae,ciae,cpu_s\n");
 	for(i = 0; i < s->nload; i++) {
 		fprintf(out, "%.3f,%.4f", s->load[i],
 				sim_g_opt(s->load[i], s->ct, beta));
@@ -112,7 +112,7 @@ int sim_sweep_run(const struct sim_sweep *s, const struct sim_cfg *base,
 							 "%.4f,%.3f\n",
 						ovc_alg_name(s->alg[j]), s->load[i], res.g, res.r,
 						res.cpu, res.rtx_ratio, res.setup_ms,
-						res.reject_ratio, res.riae, res.ciae, res.wall_s);
+						res.reject_ratio, res.riae, res.ciae, res.cpu_s);
 		}
 		fputc('\n', out);
 		fflush(out);

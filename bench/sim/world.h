@@ -99,6 +99,9 @@ enum
 struct sim_call
 {
 	int64_t t0;		  /* first INVITE sent, ns */
+	int64_t t_fwd;	  /* proxy forwarded the INVITE (UAS answered), ns */
+	int64_t t_bye;	  /* UAC sent the BYE, ns */
+	int64_t t_pxbye;  /* proxy forwarded the BYE, ns */
 	uint8_t uac;	  /* UAC_* */
 	uint8_t px_inv;	  /* PX_* of the INVITE transaction */
 	uint8_t px_bye;	  /* PX_* of the BYE transaction */
