@@ -17,6 +17,11 @@ int main(void)
 	srunner_add_suite(sr, make_suite_occ());
 	srunner_add_suite(sr, make_suite_params());
 	srunner_add_suite(sr, make_suite_controller());
+	srunner_add_suite(sr, make_suite_ewma());
+	srunner_add_suite(sr, make_suite_window());
+	srunner_add_suite(sr, make_suite_cpu());
+	srunner_add_suite(sr, make_suite_rate());
+	srunner_add_suite(sr, make_suite_fifo());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

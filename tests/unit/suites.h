@@ -12,5 +12,10 @@ Suite *make_suite_acceptor(void);
 Suite *make_suite_occ(void);
 Suite *make_suite_params(void);
 Suite *make_suite_controller(void);
+Suite *make_suite_ewma(void);
+Suite *make_suite_window(void);
+Suite *make_suite_cpu(void);
+Suite *make_suite_rate(void);
+Suite *make_suite_fifo(void);
 
 #endif
