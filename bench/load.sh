@@ -35,7 +35,7 @@ sipp_start() {
 			sipp "$@" -i "$(bench_ip "$h")" -p "$BENCH_SIP_PORT" \
 			-cp "$(sipp_ctl_port "$h")" -nostdin -timeout "${life}s" \
 			-trace_stat -fd 1 -stf "$dir/${h}_stat.csv" \
-			-trace_rtt -rtt_freq 20 -trace_err -error_file "$dir/${h}_err.log"
+			-trace_rtt -rtt_freq 1 -trace_err -error_file "$dir/${h}_err.log"
 	) >"$dir/$h.log" 2>&1 &
 	pid=$!
 	bench_track_pid "$pid"

@@ -67,14 +67,25 @@ dir=$(cd "$dir" && pwd)
 printf '%q ' "$0" "$@" >"$dir/command"
 echo >>"$dir/command"
 
+t_run=$(date +%s.%N)
+phase() {
+	awk -v a="$t_run" -v b="$(date +%s.%N)" -v m="$*" \
+		'BEGIN { printf "%6.1f s  %s\n", b - a, m }' >>"$dir/phases.log"
+}
+
 cleanup() {
 	local h
+	phase cleanup
 	touch "$dir/sampler.stop"
+	local -a w=()
 	for h in uac1 uac2 uas1 uas2; do
 		sipp_stop "$h" "$dir" 0 &
+		w+=($!)
 	done
-	wait
+	wait "${w[@]}"
+	phase "sipp stopped"
 	"$here/proxy.sh" stop "$dir"
+	phase "proxy stopped"
 	[ -n "${sampler_pid:-}" ] && bench_stop_pid "$sampler_pid" 3
 	return 0
 }
@@ -90,6 +101,7 @@ if kamcmd -s "$ctl" ovc.csv 1 >/dev/null 2>&1; then
 	kamcmd -s "$ctl" ovc.reset >/dev/null 2>&1 || true
 fi
 
+phase "proxy up"
 uas_start uas1 "$dir" "$((n + 20))"
 uas_start uas2 "$dir" "$((n + 20))"
 sleep 0.5
@@ -101,6 +113,7 @@ if [ "${BENCH_REGISTER:-1}" = 1 ]; then
 	wait "$r1" && wait "$r2" || say "registration failed (see $dir/reg_*.log)"
 fi
 
+phase registered
 half() { echo $(((${1} + 1) / 2)) $((${1} / 2 > 0 ? ${1} / 2 : 1)); }
 read -r ra rb < <(half "${rates[0]}")
 t_start=$(date +%s)
@@ -128,11 +141,15 @@ for ((i = 1; i < n; i++)); do
 done
 sleep 1
 t_end=$(date +%s)
+phase "load done"
 # stop new calls; let calls in progress finish (bounded)
 drain=${BENCH_DRAIN_S:-4}
 sipp_stop uac1 "$dir" "$drain" &
+s1=$!
 sipp_stop uac2 "$dir" "$drain" &
-wait
+s2=$!
+wait "$s1" "$s2"
+phase drained
 if [ "$ovc_rpc" = yes ]; then
 	timeout 3 kamcmd -s "$ctl" ovc.csv "$((n + 20))" >>"$dir/ovc_raw.txt" 2>&1 || true
 	timeout 3 kamcmd -s "$ctl" ovc.stats >"$dir/ovc_stats.txt" 2>&1 || true
@@ -154,6 +171,7 @@ trap - EXIT
 	--uas "$dir/uas2_stat.csv,$dir/uas2_rtt.csv" \
 	--ovc "$dir/ovc_raw.txt" --extra "$dir/sampler.csv" 2>>"$dir/merge.log" ||
 	die "merge failed: $dir/merge.log"
+phase merged
 "$here/plot.sh" "$dir" >/dev/null 2>>"$dir/plot.log" ||
 	say "plot failed: $dir/plot.log"
 "$here/summary-line.sh" "$dir/summary.json"
