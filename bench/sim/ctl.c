@@ -2,9 +2,13 @@
 /*
  * ovc-sim - the controller glue, as the module does it: every epoch
  * (ovc_ctl_epoch_ms()) fill a struct ovc_measure (CPU occupancy from the
- * busy counter through ovc_cpu_sample(), in-core queue length and delay,
- * per-class arrivals), call ovc_ctl_step(), give f to the shared
- * deterministic acceptor and u to the queue drain. Only controller.h,
+ * busy counter, the in-core queue's length and delay (or, without it,
+ * the length of the processor's external message buffer),
+ * per-class arrivals), call ovc_ctl_step(), give 1 - p_reject[invite]
+ * (= f but for rsoca) to the shared deterministic acceptor, reject INVITEs
+ * beyond burst_limit[invite] per epoch, and give u to the queue drain.
+ * Not applied: p_drop of in-dialog types (the model's in-dialog requests
+ * are all legitimate). Only controller.h,
  * params.h and acceptor.h are used, so every algorithm libovc knows runs
  * here unchanged. CPU occupancy is d(busy)/d(now) over the epoch, the
  * processor being the whole capacity (one CPU).
@@ -33,7 +37,7 @@ int sim_ctl_open(struct sim_world *w)
 		return rc;
 	}
 	ovc_ctl_last(w->ctl, &w->out);
-	ovc_acceptor_init(&w->acc, w->out.f);
+	ovc_acceptor_init(&w->acc, 1 - w->out.p_reject[OVC_CLASS_INVITE]);
 	ms = ovc_ctl_epoch_ms(w->ctl);
 	w->epoch_ns = (int64_t)(ms ? ms : 1000) * OVC_NS_PER_MS;
 	w->last_epoch = 0;
@@ -50,6 +54,11 @@ void sim_ctl_close(struct sim_world *w)
 
 int sim_ctl_admit(struct sim_world *w)
 {
+	double lim = w->out.burst_limit[OVC_CLASS_INVITE];
+
+	/* rsoca: arrivals beyond the epoch's burst limit are rejected */
+	if(lim >= 0 && (double)w->ep.offered[OVC_CLASS_INVITE] > lim)
+		return 0;
 	return ovc_acceptor_take(&w->acc);
 }
 
@@ -68,8 +77,10 @@ void sim_ctl_epoch(struct sim_world *w)
 	w->ep_busy0 = busy;
 	mem = (double)w->active_txn / w->cfg->mem_txn;
 	m.mem = mem > 1 ? 1 : mem;
-	m.queue_len = w->incore ? (double)w->iq.n : 0;
-	m.queue_cap = w->incore ? (double)w->iq_cap : 0;
+	/* without the in-core queue, the processor's message buffer (000's
+	 * BBC watches it, B = 1000) */
+	m.queue_len = (double)(w->incore ? w->iq.n : w->buf[P_EXT].n);
+	m.queue_cap = (double)(w->incore ? w->iq_cap : w->cfg->buf);
 	if(w->ep.qdelay_n)
 		m.queue_delay_s = w->ep.qdelay_sum_s / (double)w->ep.qdelay_n;
 	else if(w->incore && w->iq.n)
@@ -80,7 +91,7 @@ void sim_ctl_epoch(struct sim_world *w)
 		m.admitted[i] = (double)w->ep.admitted[i];
 	}
 	ovc_ctl_step(w->ctl, &m, w->now, &w->out);
-	ovc_acceptor_set(&w->acc, w->out.f);
+	ovc_acceptor_set(&w->acc, 1 - w->out.p_reject[OVC_CLASS_INVITE]);
 	memset(&w->ep, 0, sizeof(w->ep));
 	w->last_epoch = w->now;
 	if(w->incore)

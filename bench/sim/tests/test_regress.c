@@ -5,9 +5,15 @@
  * - no control collapses beyond capacity and does not recover when the
  *   load falls back below it (000 Fig. 7);
  * - at r = 3 no control keeps less than 0.3 rho_M, OCC well above it;
- * - PI keeps at least 0.8 g_opt(3) (003 Fig. 11), skipped with a notice
- *   while libovc cannot initialise pi.
+ * - PI keeps at least 0.8 g_opt(3) (003 Fig. 11), at 000's beta (36) and
+ *   at a testbed-like beta of 4, skipped with a notice while libovc cannot
+ *   initialise pi;
+ * - BBC on the message buffer (000's setting) is near capacity at first and
+ *   then drops suddenly, OCC stays flat to r = 1.5 and then degrades about
+ *   linearly (000 Fig. 11); at beta 4 BBC on the in-core queue (Ohta in
+ *   003) collapses just above r = 1 while PI stays near g_opt.
  */
+#include <math.h>
 #include <stdio.h>
 
 #include "sim.h"
@@ -56,22 +62,82 @@ START_TEST(test_r3_none_occ)
 }
 END_TEST
 
-START_TEST(test_r3_pi)
+/* 1 when libovc can initialise alg; prints a notice otherwise. */
+static int have(enum ovc_alg alg)
+{
+	struct sim_cfg c;
+	struct sim_result res;
+
+	sim_cfg_defaults(&c);
+	c.alg = alg;
+	c.duration_s = 0;
+	c.warmup_s = 0;
+	if(sim_run(&c, &res) == 0)
+		return 1;
+	printf("NOTICE: %s skipped: ovc_ctl_init(%s) fails (not in libovc "
+		   "yet)\n",
+			ovc_alg_name(alg), ovc_alg_name(alg));
+	return 0;
+}
+
+static void check_pi(double beta, double r)
 {
 	struct sim_cfg c;
 	struct sim_result res;
 	double g, bound;
 
 	base(&c);
-	g = sim_sweep_point(&c, OVC_ALG_PI, 3.0, &res);
-	if(g != g) {
-		printf("NOTICE: pi skipped: ovc_ctl_init(OVC_ALG_PI) fails "
-			   "(not in libovc yet)\n");
+	c.beta = beta;
+	g = sim_sweep_point(&c, OVC_ALG_PI, r, &res);
+	bound = sim_g_opt(r, c.params.pi.c_target, res.beta);
+	ck_assert_msg(g >= 0.8 * bound, "pi at beta %g r=%g: %g < 0.8 * g_opt %g",
+			beta, r, g, bound);
+}
+
+START_TEST(test_r3_pi)
+{
+	if(!have(OVC_ALG_PI))
 		return;
-	}
-	bound = sim_g_opt(3.0, c.params.pi.c_target, res.beta);
-	ck_assert_msg(g >= 0.8 * bound, "pi at r=3: %g < 0.8 * g_opt %g", g,
-			bound);
+	check_pi(0, 3.0);
+	check_pi(4, 3.0);
+	check_pi(4, 1.5);
+}
+END_TEST
+
+START_TEST(test_fig11_shapes)
+{
+	struct sim_cfg c;
+	double b09, b15, n15, o15, o3;
+
+	if(!have(OVC_ALG_BBC))
+		return;
+	base(&c);
+	c.incore = 0; /* 000: BBC watches the message buffer */
+	b09 = sim_sweep_point(&c, OVC_ALG_BBC, 0.9, NULL);
+	b15 = sim_sweep_point(&c, OVC_ALG_BBC, 1.5, NULL);
+	n15 = sim_sweep_point(&c, OVC_ALG_NONE, 1.5, NULL);
+	o15 = sim_sweep_point(&c, OVC_ALG_OCC, 1.5, NULL);
+	o3 = sim_sweep_point(&c, OVC_ALG_OCC, 3.0, NULL);
+	ck_assert_msg(b09 > 0.85, "bbc at 0.9: %g", b09);
+	ck_assert_msg(b15 < 0.6 && b15 > n15 + 0.2, "bbc at 1.5: %g (none %g)",
+			b15, n15);
+	ck_assert_msg(o15 > 0.85, "occ at 1.5: %g", o15);
+	ck_assert_msg(o3 < o15 - 0.2 && o3 > 0.3, "occ at 3: %g", o3);
+}
+END_TEST
+
+START_TEST(test_003_ohta_vs_pi)
+{
+	struct sim_cfg c;
+	double b;
+
+	if(!have(OVC_ALG_BBC))
+		return;
+	base(&c);
+	c.beta = 4;
+	b = sim_sweep_point(&c, OVC_ALG_BBC, 1.5, NULL);
+	ck_assert_msg(b < 0.1, "bbc (in-core queue) at 1.5, beta 4: %g", b);
+	ck_assert(!isnan(b));
 }
 END_TEST
 
@@ -84,6 +150,8 @@ Suite *make_suite_regress(void)
 	tcase_add_test(tc, test_collapse_no_recovery);
 	tcase_add_test(tc, test_r3_none_occ);
 	tcase_add_test(tc, test_r3_pi);
+	tcase_add_test(tc, test_fig11_shapes);
+	tcase_add_test(tc, test_003_ohta_vs_pi);
 	suite_add_tcase(s, tc);
 	return s;
 }
