@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/demo.sh - `make demo`: the story of ovc in under three minutes.
+#
+# Brings the testbed up (unless it already is), calibrates the capped
+# proxy (short), offers a constant 3x overload first without control
+# (none), then with ovc's default algorithm (BENCH_DEMO_ALG, default
+# occ), prints the comparison (completed calls/s and timely calls/s,
+# i.e. INVITE->200 under 500 ms) and where the plots are, and takes the
+# testbed down again if it brought it up.
+set -euo pipefail
+here=$(dirname "$0")
+. "$here/lib.sh"
+
+alg=${BENCH_DEMO_ALG:-occ}
+r=${BENCH_DEMO_R:-3}
+dur=${BENCH_DEMO_S:-25}
+out="$BENCH_OUT/demo"
+
+[ -x "$BENCH_BIN/ovc-merge" ] || make -C "$BENCH_TOP" -s bench-tools
+[ -f "$BENCH_TOP/modules/ovc/ovc.so" ] ||
+	die "modules/ovc/ovc.so missing: run 'make' first"
+brought_up=no
+if ! bench_is_up; then
+	"$here/testbed.sh" up
+	brought_up=yes
+fi
+finish() {
+	[ "$brought_up" = yes ] && "$here/testbed.sh" down
+	return 0
+}
+trap finish EXIT
+
+t0=$(date +%s)
+rm -rf "$out"
+mkdir -p "$out"
+say "demo 1/3: calibrating the capped proxy (about 30 s)"
+"$here/calibrate.sh" --quick >"$out/calibration.txt" 2>&1 ||
+	die "calibration failed: $out/calibration.txt"
+. "$BENCH_OUT/calibration.env"
+say "  rho_M = $RHO_M calls/s, beta = $BETA"
+say "demo 2/3: ${r}x rho_M ($(awk -v a="$RHO_M" -v r="$r" 'BEGIN { print a * r }') calls/s) for $dur s, no control"
+"$here/run.sh" -a none -p constant -r "$r" -d "$dur" -w 3 -o "$out/none" \
+	>"$out/none.txt" 2>"$out/none.log" || die "run failed: $out/none.log"
+say "demo 3/3: the same load with ovc ($alg)"
+"$here/run.sh" -a "$alg" -p constant -r "$r" -d "$dur" -w 3 -o "$out/$alg" \
+	>"$out/$alg.txt" 2>"$out/$alg.log" || die "run failed: $out/$alg.log"
+"$here/plot-compare.sh" "$out/compare.png" "$out/none" "$out/$alg" >/dev/null
+
+read -r gn tn on < <("$BENCH_BIN/ovc-jget" "$out/none/summary.json" \
+	goodput_cps timely_cps offered_cps)
+read -r go to oo < <("$BENCH_BIN/ovc-jget" "$out/$alg/summary.json" \
+	goodput_cps timely_cps offered_cps)
+{
+	echo
+	echo "ovc demo: proxy capped at $((BENCH_CPU_QUOTA_US * 100 / BENCH_CPU_PERIOD_US)) % of a core, rho_M = $RHO_M calls/s, constant ${r}x overload"
+	echo
+	printf '  %-10s %14s %20s %26s\n' control "offered/s" "completed calls/s" "timely calls/s (<500 ms)"
+	printf '  %-10s %14s %20s %26s\n' none "$on" "$gn" "$tn"
+	printf '  %-10s %14s %20s %26s\n' "$alg" "$oo" "$go" "$to"
+	echo
+	"$here/summary-line.sh" --header "$out/none/summary.json" \
+		"$out/$alg/summary.json" | sed 's/^/  /'
+	echo
+	echo "  plots:   $out/compare.png"
+	echo "           $out/none/plot.png"
+	echo "           $out/$alg/plot.png"
+	echo "  data:    $out/*/merged.csv, $out/*/summary.json"
+	echo "  elapsed: $(($(date +%s) - t0)) s"
+} | tee "$out/comparison.txt"
