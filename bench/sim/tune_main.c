@@ -24,8 +24,11 @@ static void usage(FILE *f)
 			"  --tf S             experiment length (120)\n"
 			"  --reps M           repetitions (seeds) per load (1)\n"
 			"  --eta X --xi Y     cost weights (1, 2)\n"
-			"  --gamma G --amp A --h H --kaw K   ES constants (10, 1, 0.5, "
-			"0.003)\n"
+			"  --gamma G[,G..]    integrator steps, one or per parameter (10)\n"
+			"  --amp A[,A..]      perturbation amplitudes (1)\n"
+			"  --omega W[,W..]    pulsations (2.82,2.54,2.28,2.06)\n"
+			"  --h H --kaw K      high-pass pole (0.5), anti-windup gain "
+			"(0.003)\n"
 			"  --testbed CMD      measure on the testbed (see escost.c)\n"
 			"%s",
 			sim_cli_usage_text);
@@ -57,7 +60,7 @@ int main(int argc, char **argv)
 	struct sim_es_params ep;
 	struct sim_es es;
 	double th0[SIM_ES_MAX_DIM] = {12, 12, 20, 130}, best[SIM_ES_MAX_DIM];
-	double j, g, jbest = INFINITY, v;
+	double lst[SIM_ES_MAX_DIM], j, g, jbest = INFINITY;
 	char names[256] = "";
 	const char *name = "init", *arg;
 	int iters = 100, i, k, n, rc;
@@ -111,11 +114,17 @@ int main(int argc, char **argv)
 		} else if(!strcmp(name, "xi")) {
 			if(sim_cli_num(arg, &esc.xi) < 0)
 				goto bad;
-		} else if(!strcmp(name, "gamma") || !strcmp(name, "amp")) {
-			if(sim_cli_num(arg, &v) < 0)
+		} else if(!strcmp(name, "gamma") || !strcmp(name, "amp")
+				  || !strcmp(name, "omega")) {
+			double *dst = name[0] == 'g'   ? ep.gamma
+						  : name[0] == 'a' ? ep.alpha
+										   : ep.omega;
+
+			n = parse_list(arg, lst, SIM_ES_MAX_DIM);
+			if(n < 1)
 				goto bad;
 			for(k = 0; k < SIM_ES_MAX_DIM; k++)
-				*(name[0] == 'g' ? &ep.gamma[k] : &ep.alpha[k]) = v;
+				dst[k] = lst[k < n ? k : n - 1];
 		} else if(!strcmp(name, "h")) {
 			if(sim_cli_num(arg, &ep.h) < 0 || ep.h >= 1)
 				goto bad;
