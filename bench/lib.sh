@@ -86,12 +86,14 @@ die() {
 }
 say() { echo "bench: $*" >&2; }
 
-# Record a PID we started, with the command name, so `down` can stop it
-# after a crash without ever touching a process it did not start.
+# Record a PID we started with the program it runs (NAME, e.g. kamailio,
+# timeout), so `down` can stop it after a crash without ever touching a
+# process it did not start: it checks that /proc/PID/cmdline still
+# names NAME (the PID may have been reused).
 bench_track_pid() {
-	local pid=$1 name
-	name=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | cut -c1-200) ||
-		return 0
+	local pid=$1 name=${2:-}
+	[ -n "$name" ] || name=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null |
+		cut -d' ' -f1) || return 0
 	mkdir -p "$BENCH_STATE/pids"
 	echo "$name" >"$BENCH_STATE/pids/$pid"
 }

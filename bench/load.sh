@@ -38,7 +38,7 @@ sipp_start() {
 			-trace_rtt -rtt_freq 1 -trace_err -error_file "$dir/${h}_err.log"
 	) >"$dir/$h.log" 2>&1 &
 	pid=$!
-	bench_track_pid "$pid"
+	bench_track_pid "$pid" timeout
 	echo "$pid" >"$dir/$h.pid"
 }
 

@@ -81,7 +81,7 @@ cmd_start() {
 		-m "${BENCH_SHM_MB:-1024}" "${kargs[@]}" \
 		>"$dir/kamailio.log" 2>&1 &
 	pid=$!
-	bench_track_pid "$pid"
+	bench_track_pid "$pid" kamailio
 	for ((i = 0; i < 100; i++)); do
 		if [ -S "$BENCH_PROXY_CTL" ] &&
 			kamcmd -s "unix:$BENCH_PROXY_CTL" core.version >/dev/null 2>&1; then
@@ -99,7 +99,7 @@ cmd_start() {
 	[ -s "$dir/kamailio.pid" ] || die "no pidfile $dir/kamailio.pid"
 	bench_untrack_pid "$pid"
 	pid=$(cat "$dir/kamailio.pid")
-	bench_track_pid "$pid"
+	bench_track_pid "$pid" kamailio
 	echo "$pid" >"$dir/kamailio.main"
 	say "proxy up: $alg, pid $pid, $(bench_ip proxy):$BENCH_SIP_PORT"
 }

@@ -121,7 +121,7 @@ uac_start uac1 "$dir" "$((n + 6))" uas1 "$ra" "$retrans"
 uac_start uac2 "$dir" "$((n + 6))" uas2 "$rb" "$retrans"
 "$here/sampler.sh" "$dir" "$((n + 10))" &
 sampler_pid=$!
-bench_track_pid "$sampler_pid"
+bench_track_pid "$sampler_pid" sampler.sh
 
 prev=${rates[0]}
 for ((i = 1; i < n; i++)); do

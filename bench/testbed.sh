@@ -131,7 +131,7 @@ cmd_down() {
 		for f in "$BENCH_STATE"/pids/*; do
 			[ -e "$f" ] || continue
 			pid=${f##*/}
-			name=$(cut -d' ' -f1 <"$f")
+			name=$(head -n1 "$f")
 			if [ -r "/proc/$pid/cmdline" ] &&
 				tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF "$name"; then
 				say "stopping leftover $pid ($name)"
