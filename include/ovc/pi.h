@@ -1,20 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ovc - the dual PI controller of 003 §IV, discretised for a period T
- * (003 §V: 10 ms) with conditional-integration anti-windup.
+ * (003 §V: 10 ms) with clamping anti-windup.
  * Queue loop (eq. 7): r~ = LPF_tau(r), r = arrivals / (T rho_M),
  *   q_T = T_q rho_M r~,  e_q = q - q_T  (the sign that drains a queue
  *   above its target; 003 writes q_T - q for the same loop),
  *   u = (K_pq e_q + K_iq sum(e_q T)) / rho_M, saturated to [0, u_max].
  * CPU loop (eq. 8): C~ = LPF_tau_c(C), e_c = C~ - C_T,
  *   alpha = K_pc e_c + K_ic sum(e_c T), saturated to [0, 1].
- * An integrator is not advanced in the direction that would push its
- * saturated output further, and is itself bounded by the output range.
+ * While an output is saturated its integrator moves only as far as puts
+ * the output exactly on the limit, never further out, and it is itself
+ * bounded by the output range (no windup).
  * LPF: backward Euler of 1/(1 + tau s); both filters are seeded with their
  * first sample.
  */
 #ifndef OVC_PI_H
 #define OVC_PI_H
+
+#include "ovc/ewma.h"
 
 struct ovc_pi_params
 {

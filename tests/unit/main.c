@@ -22,6 +22,12 @@ int main(void)
 	srunner_add_suite(sr, make_suite_cpu());
 	srunner_add_suite(sr, make_suite_rate());
 	srunner_add_suite(sr, make_suite_fifo());
+	srunner_add_suite(sr, make_suite_bbc());
+	srunner_add_suite(sr, make_suite_occupancy());
+	srunner_add_suite(sr, make_suite_aro());
+	srunner_add_suite(sr, make_suite_sired());
+	srunner_add_suite(sr, make_suite_rsoca());
+	srunner_add_suite(sr, make_suite_pi());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

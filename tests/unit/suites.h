@@ -17,5 +17,11 @@ Suite *make_suite_window(void);
 Suite *make_suite_cpu(void);
 Suite *make_suite_rate(void);
 Suite *make_suite_fifo(void);
+Suite *make_suite_bbc(void);
+Suite *make_suite_occupancy(void);
+Suite *make_suite_aro(void);
+Suite *make_suite_sired(void);
+Suite *make_suite_rsoca(void);
+Suite *make_suite_pi(void);
 
 #endif

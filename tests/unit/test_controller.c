@@ -194,10 +194,292 @@ START_TEST(test_reconfigure_occ)
 }
 END_TEST
 
+/* A plausible measurement for every algorithm. */
+static void measure_full(struct ovc_measure *m, double cpu, double q)
+{
+	measure_init(m, 0.1, cpu);
+	m->mem = 0.5;
+	m->queue_len = q;
+	m->queue_cap = 1000.0;
+	m->queue_delay_s = 0.01;
+	m->offered[OVC_CLASS_INVITE] = 100.0;
+	m->admitted[OVC_CLASS_INVITE] = 80.0;
+	m->offered[OVC_CLASS_INDIALOG] = 200.0;
+	m->admitted[OVC_CLASS_INDIALOG] = 200.0;
+	m->dlg[OVC_DLG_BYE] = 90.0;
+	m->invite_ok = 70.0;
+}
+
+START_TEST(test_every_alg_matches_direct)
+{
+	struct ovc_params p;
+	struct ovc_ctl c;
+	struct ovc_measure m;
+	struct ovc_output o;
+	struct ovc_bbc bbc;
+	struct ovc_occupancy occu;
+	struct ovc_aro aro;
+	struct ovc_sired sired;
+	struct ovc_rsoca rs;
+	struct ovc_pi pi;
+	enum ovc_alg a;
+	double f = 1.0, cpu, q;
+	int t;
+
+	ovc_params_defaults(&p);
+	for(a = OVC_ALG_BBC; a < OVC_ALG_COUNT; a++) {
+		if(a == OVC_ALG_OCC)
+			continue; /* test_occ_matches_direct */
+		ck_assert_int_eq(ovc_ctl_init(&c, a, &p), OVC_OK);
+		ovc_bbc_init(&bbc, &p.bbc);
+		ovc_occupancy_init(&occu, &p.occupancy);
+		ovc_aro_init(&aro, &p.aro);
+		ovc_sired_init(&sired, &p.sired);
+		ovc_rsoca_init(&rs, &p.rsoca);
+		ovc_pi_init(&pi, &p.pi);
+		for(t = 0; t < 300; t++) {
+			cpu = 0.5 + 0.5 * ((t / 20) % 2);
+			q = (double)((t * 37) % 1000);
+			measure_full(&m, cpu, q);
+			ck_assert_int_eq(ovc_ctl_step(&c, &m, (t + 1) * 100 * MS, &o),
+					OVC_OK);
+			assert_output_sane(&o);
+			switch(a) {
+				case OVC_ALG_BBC:
+					f = ovc_bbc_step(&bbc, q);
+					break;
+				case OVC_ALG_OCCUPANCY:
+					f = ovc_occupancy_step(&occu, cpu, 0.1);
+					break;
+				case OVC_ALG_ARO:
+					f = ovc_aro_step(&aro, cpu, 0.1, 280.0, 300.0);
+					break;
+				case OVC_ALG_SIRED:
+					f = ovc_sired_step(&sired, q / 1000.0);
+					break;
+				case OVC_ALG_RSOCA:
+					ovc_rsoca_step(&rs, cpu, 0.5, 0.1, m.dlg, 70.0);
+					f = 1.0 - rs.p_reject;
+					break;
+				case OVC_ALG_PI:
+					ovc_pi_step(&pi, 0.1, cpu, q, 100.0);
+					f = 1.0 - pi.alpha;
+					ck_assert(o.u == pi.u);
+					break;
+				default:
+					break;
+			}
+			ck_assert_msg(o.f == f, "%s step %d: %g != %g", ovc_alg_name(a),
+					t, o.f, f);
+		}
+	}
+}
+END_TEST
+
+START_TEST(test_epochs)
+{
+	struct ovc_params p;
+	struct ovc_ctl c;
+
+	ovc_params_defaults(&p);
+	ovc_ctl_init(&c, OVC_ALG_BBC, &p);
+	ck_assert_uint_eq(ovc_ctl_epoch_ms(&c), 10);
+	ovc_ctl_init(&c, OVC_ALG_OCCUPANCY, &p);
+	ck_assert_uint_eq(ovc_ctl_epoch_ms(&c), 40);
+	ovc_ctl_init(&c, OVC_ALG_ARO, &p);
+	ck_assert_uint_eq(ovc_ctl_epoch_ms(&c), 40);
+	ovc_ctl_init(&c, OVC_ALG_SIRED, &p);
+	ck_assert_uint_eq(ovc_ctl_epoch_ms(&c), 40);
+	ovc_ctl_init(&c, OVC_ALG_RSOCA, &p);
+	ck_assert_uint_eq(ovc_ctl_epoch_ms(&c), 1000);
+	ovc_ctl_init(&c, OVC_ALG_PI, &p);
+	ck_assert_uint_eq(ovc_ctl_epoch_ms(&c), 10);
+}
+END_TEST
+
+START_TEST(test_rsoca_output)
+{
+	struct ovc_params p;
+	struct ovc_ctl c;
+	struct ovc_measure m;
+	struct ovc_output o;
+
+	ovc_params_defaults(&p);
+	ovc_ctl_init(&c, OVC_ALG_RSOCA, &p);
+	measure_full(&m, 0.3, 0.0);
+	m.dt_s = 1.0;
+	m.mem = -1.0;
+	m.dlg[OVC_DLG_BYE] = 3400.0;
+	ck_assert_int_eq(ovc_ctl_step(&c, &m, 1000 * MS, &o), OVC_OK);
+	ck_assert_double_eq_tol(o.p_reject[OVC_CLASS_INVITE], 0.3, 1e-12);
+	ck_assert_double_eq_tol(o.p_reject[OVC_CLASS_REGISTER], 0.3, 1e-12);
+	ck_assert_double_eq_tol(o.p_reject[OVC_CLASS_OTHER], 0.3, 1e-12);
+	ck_assert(o.p_reject[OVC_CLASS_INDIALOG] == 0.0);
+	ck_assert_double_eq_tol(o.f, 0.7, 1e-12);
+	ck_assert_double_eq_tol(o.p_drop[OVC_DLG_BYE], 0.5, 1e-12);
+	ck_assert(o.burst_limit[OVC_CLASS_INVITE] == 1700.0);
+	ck_assert(o.burst_limit[OVC_CLASS_REGISTER] == -1.0);
+	/* severe overload: everything out of dialog rejected, in-dialog never */
+	measure_full(&m, 0.9, 0.0);
+	ck_assert_int_eq(ovc_ctl_step(&c, &m, 2000 * MS, &o), OVC_OK);
+	ck_assert(o.p_reject[OVC_CLASS_INVITE] == 1.0 && o.f == 0.0);
+	ck_assert(o.p_reject[OVC_CLASS_INDIALOG] == 0.0);
+	/* nothing measured: refused */
+	measure_full(&m, -1.0, 0.0);
+	m.mem = -1.0;
+	ck_assert_int_eq(ovc_ctl_step(&c, &m, 3000 * MS, &o), OVC_EINVAL);
+	ck_assert(o.f == 0.0);
+}
+END_TEST
+
+START_TEST(test_sired_needs_capacity)
+{
+	struct ovc_params p;
+	struct ovc_ctl c;
+	struct ovc_measure m;
+	struct ovc_output o;
+
+	ovc_params_defaults(&p);
+	ovc_ctl_init(&c, OVC_ALG_SIRED, &p);
+	measure_full(&m, 0.5, 900.0);
+	m.queue_cap = 0.0;
+	ck_assert_int_eq(ovc_ctl_step(&c, &m, 100 * MS, &o), OVC_EINVAL);
+	m.queue_cap = NAN;
+	ck_assert_int_eq(ovc_ctl_step(&c, &m, 100 * MS, &o), OVC_EINVAL);
+	m.queue_cap = 1000.0;
+	ck_assert_int_eq(ovc_ctl_step(&c, &m, 100 * MS, &o), OVC_OK);
+	ck_assert_double_eq_tol(c.u.sired.q_hat.v, 0.045, 1e-12);
+}
+END_TEST
+
+/* Random, often broken measurements: every algorithm either steps with a
+ * sane output or refuses with the last output and its state untouched. */
+START_TEST(test_fuzz_every_alg)
+{
+	const double vals[] = {NAN, INFINITY, -INFINITY, -1.0, 0.0, 0.3, 0.95,
+			1.0, 7.0, 500.0, 1e12};
+	const int nv = sizeof(vals) / sizeof(vals[0]);
+	struct ovc_params p;
+	struct ovc_ctl c, before;
+	struct ovc_measure m;
+	struct ovc_output o;
+	unsigned seed = 99;
+	enum ovc_alg a;
+	int t, i, rc, bad = 0, ok = 0;
+
+#define PICK() (seed = seed * 1103515245u + 12345u, vals[(seed >> 16) % nv])
+	ovc_params_defaults(&p);
+	for(a = OVC_ALG_NONE; a < OVC_ALG_COUNT; a++) {
+		ovc_ctl_init(&c, a, &p);
+		for(t = 0; t < 2000; t++) {
+			measure_full(&m, 0.5, 10.0);
+			m.dt_s = (seed & 1) ? 0.04 : PICK();
+			m.cpu = PICK();
+			m.mem = PICK();
+			m.queue_len = PICK();
+			if((seed >> 3) & 1)
+				m.queue_cap = PICK();
+			for(i = 0; i < OVC_CLASS_COUNT; i++) {
+				if((seed >> (i + 4)) & 1)
+					m.offered[i] = PICK();
+				if((seed >> (i + 8)) & 1)
+					m.admitted[i] = PICK();
+			}
+			if((seed >> 12) & 1) {
+				i = (int)(seed % OVC_DLG_COUNT);
+				m.dlg[i] = PICK();
+			}
+			if((seed >> 13) & 1)
+				m.invite_ok = PICK();
+			before = c;
+			rc = ovc_ctl_step(&c, &m, (ovc_time_ns)(t + 1) * 40 * MS, &o);
+			if(rc == OVC_OK) {
+				ok++;
+			} else if(rc != OVC_EINVAL
+					  || memcmp(&o, &before.last, sizeof(o)) != 0
+					  || memcmp(&c, &before, sizeof(c)) != 0) {
+				bad++;
+			}
+			/* the checks of assert_output_sane, without ck_assert cost */
+			if(!(isfinite(o.f) && o.f >= 0.0 && o.f <= 1.0
+					   && isfinite(o.alpha) && o.alpha >= 0.0
+					   && o.alpha <= 1.0 && isfinite(o.u)
+					   && o.p_reject[OVC_CLASS_INDIALOG] == 0.0))
+				bad++;
+			for(i = 0; i < OVC_CLASS_COUNT; i++)
+				if(!(o.p_reject[i] >= 0.0 && o.p_reject[i] <= 1.0))
+					bad++;
+			for(i = 0; i < OVC_DLG_COUNT; i++)
+				if(!(o.p_drop[i] >= 0.0 && o.p_drop[i] <= 1.0))
+					bad++;
+		}
+		ck_assert_msg(bad == 0, "%s: %d bad outputs", ovc_alg_name(a), bad);
+	}
+#undef PICK
+	ck_assert_int_gt(ok, 1000);
+}
+END_TEST
+
+START_TEST(test_reconfigure_keeps_state)
+{
+	struct ovc_params p;
+	struct ovc_ctl c, before;
+	struct ovc_measure m;
+	struct ovc_output o;
+	double qh, f;
+	int t;
+
+	ovc_params_defaults(&p);
+	/* sired: q^ carried, f recomputed from the new thresholds */
+	ovc_ctl_init(&c, OVC_ALG_SIRED, &p);
+	for(t = 0; t < 100; t++) {
+		measure_full(&m, 0.5, 800.0);
+		ovc_ctl_step(&c, &m, (t + 1) * 40 * MS, &o);
+	}
+	qh = c.u.sired.q_hat.v;
+	p.sired.qmin = 0.5;
+	ck_assert_int_eq(ovc_ctl_reconfigure(&c, &p), OVC_OK);
+	ck_assert(c.u.sired.q_hat.v == qh);
+	ck_assert_double_eq_tol(c.u.sired.f, (0.9 - qh) / 0.4, 1e-12);
+	/* occupancy: f and rho^ kept; a new k restarts the window only */
+	ovc_params_defaults(&p);
+	ovc_ctl_init(&c, OVC_ALG_OCCUPANCY, &p);
+	for(t = 0; t < 30; t++) {
+		measure_full(&m, 1.0, 0.0);
+		ovc_ctl_step(&c, &m, (t + 1) * 40 * MS, &o);
+	}
+	f = c.u.occupancy.f;
+	ck_assert_double_lt(f, 1.0);
+	p.occupancy.k = 10;
+	ck_assert_int_eq(ovc_ctl_reconfigure(&c, &p), OVC_OK);
+	ck_assert(c.u.occupancy.f == f);
+	ck_assert_uint_eq(ovc_window_count(&c.u.occupancy.win), 0);
+	ck_assert_uint_eq(c.u.occupancy.win.k, 10);
+	/* pi: integrators kept */
+	ovc_params_defaults(&p);
+	ovc_ctl_init(&c, OVC_ALG_PI, &p);
+	for(t = 0; t < 30; t++) {
+		measure_full(&m, 1.0, 300.0);
+		ovc_ctl_step(&c, &m, (t + 1) * 10 * MS, &o);
+	}
+	before = c;
+	p.pi.kpc = 1.0;
+	ck_assert_int_eq(ovc_ctl_reconfigure(&c, &p), OVC_OK);
+	ck_assert(c.u.pi.ic == before.u.pi.ic && c.u.pi.iq == before.u.pi.iq);
+	/* refused: untouched */
+	before = c;
+	p.pi.rho_m = -1.0;
+	ck_assert_int_eq(ovc_ctl_reconfigure(&c, &p), OVC_ERANGE);
+	ck_assert(memcmp(&c, &before, sizeof(c)) == 0);
+}
+END_TEST
+
+
 Suite *make_suite_controller(void)
 {
 	Suite *s = suite_create("controller");
 	TCase *tc = tcase_create("dispatch");
+	TCase *all = tcase_create("every algorithm");
 
 	tcase_add_test(tc, test_size_and_bad_init);
 	tcase_add_test(tc, test_none);
@@ -206,5 +488,12 @@ Suite *make_suite_controller(void)
 	tcase_add_test(tc, test_dt_from_clock);
 	tcase_add_test(tc, test_reconfigure_occ);
 	suite_add_tcase(s, tc);
+	tcase_add_test(all, test_every_alg_matches_direct);
+	tcase_add_test(all, test_epochs);
+	tcase_add_test(all, test_rsoca_output);
+	tcase_add_test(all, test_sired_needs_capacity);
+	tcase_add_test(all, test_fuzz_every_alg);
+	tcase_add_test(all, test_reconfigure_keeps_state);
+	suite_add_tcase(s, all);
 	return s;
 }

@@ -94,10 +94,14 @@ START_TEST(test_defaults_match_controllers)
 	ovc_params_defaults(&t);
 	memset(&c, 0, sizeof(c));
 	ovc_occ_defaults(&c.occ);
+	ovc_bbc_defaults(&c.bbc);
+	ovc_occupancy_defaults(&c.occupancy);
+	ovc_aro_defaults(&c.aro);
+	ovc_sired_defaults(&c.sired);
+	ovc_rsoca_defaults(&c.rsoca);
+	ovc_pi_defaults(&c.pi);
 	for(i = 0; i < ovc_param_count(); i++) {
 		d = ovc_param_at(i);
-		if(strncmp(d->name, "occ.", 4) != 0)
-			continue;
 		ovc_param_get(&t, d->name, &a);
 		ovc_param_get(&c, d->name, &b);
 		ck_assert_msg(a == b, "%s: table %g, controller %g", d->name, a, b);

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the dual PI overload controller of 003 §IV (queue and CPU loops),
+ * discretised for a period T as 003 §V does (T_c = T_m = 10 ms) and given
+ * clamping anti-windup.
+ *   queue loop, eq. 7:  u(t) = (K_pq e_q(t) + K_iq int e_q) / rho_M,
+ *     q_T(t) = T_q rho_M r~(t), r~ = r filtered by 1/(1 + tau s),
+ *     e_q = q - q_T (003 prints q_T - q; with u the drain rate of
+ *     dq/dt = rho_M (r - u) only q - q_T gives a stable loop)
+ *   CPU loop, eq. 8:    alpha(t) = K_pc e_c(t) + K_ic int e_c,
+ *     e_c = C~ - C_T, C~ = C filtered by 1/(1 + tau_c s)
+ * Tuned gains of 003 §VI-C: K_pc 3.5, K_ic 10.3, K_pq 19.2, K_iq 130.5;
+ * T_q 50 ms, tau = tau_c = 0.1 s.
+ */
+#include <math.h>
+#include <stddef.h>
+
+#include "ovc/pi.h"
+#include "ovc/types.h"
+
+void ovc_pi_defaults(struct ovc_pi_params *p)
+{
+	p->kpc = 3.5;
+	p->kic = 10.3;
+	p->kpq = 19.2;
+	p->kiq = 130.5;
+	p->tq = 0.05;
+	p->tau = 0.1;
+	p->tau_c = 0.1;
+	p->c_target = 0.9;
+	p->rho_m = 1000.0;
+	p->u_max = 5.0;
+	p->epoch_ms = 10;
+}
+
+static int nonneg(double v)
+{
+	return isfinite(v) && v >= 0.0;
+}
+
+static int pi_params_ok(const struct ovc_pi_params *p)
+{
+	return nonneg(p->kpc) && nonneg(p->kic) && nonneg(p->kpq)
+		   && nonneg(p->kiq) && isfinite(p->tq) && p->tq > 0.0
+		   && nonneg(p->tau) && nonneg(p->tau_c) && isfinite(p->c_target)
+		   && p->c_target > 0.0 && p->c_target <= 1.0 && isfinite(p->rho_m)
+		   && p->rho_m > 0.0 && isfinite(p->u_max) && p->u_max > 0.0
+		   && p->epoch_ms > 0;
+}
+
+static double clamp(double x, double lo, double hi)
+{
+	if(x < lo)
+		return lo;
+	if(x > hi)
+		return hi;
+	return x;
+}
+
+int ovc_pi_init(struct ovc_pi *s, const struct ovc_pi_params *p)
+{
+	if(s == NULL || p == NULL)
+		return OVC_EINVAL;
+	if(!pi_params_ok(p))
+		return OVC_ERANGE;
+	s->p = *p;
+	ovc_ewma_init(&s->r_f, 1.0, 0.0, 1);
+	ovc_ewma_init(&s->c_f, 1.0, 0.0, 1);
+	s->iq = 0.0;
+	s->ic = 0.0;
+	s->q_t = 0.0;
+	s->u = 0.0;
+	s->alpha = 0.0;
+	return OVC_OK;
+}
+
+int ovc_pi_reconfigure(struct ovc_pi *s, const struct ovc_pi_params *p)
+{
+	if(s == NULL || p == NULL)
+		return OVC_EINVAL;
+	if(!pi_params_ok(p))
+		return OVC_ERANGE;
+	s->p = *p;
+	s->iq = clamp(s->iq, 0.0, p->u_max * p->rho_m);
+	s->u = clamp(s->u, 0.0, p->u_max);
+	return OVC_OK;
+}
+
+/* One PI step with output range [lo, hi] and clamping anti-windup: the
+ * integrator advances by ki dt e but, while the output is saturated, only
+ * as far as needed to put the output exactly on the limit (never further
+ * out than it already was), and it stays within [lo, hi]. Returns the
+ * saturated output. */
+static double pi_update(double *integ, double kp, double ki, double e,
+		double dt, double lo, double hi)
+{
+	double i_new, edge;
+
+	i_new = *integ + ki * dt * e;
+	edge = hi - kp * e; /* integrator value that puts the output on hi */
+	if(i_new > edge)
+		i_new = *integ > edge ? (i_new < *integ ? i_new : *integ) : edge;
+	edge = lo - kp * e; /* ... on lo */
+	if(i_new < edge)
+		i_new = *integ < edge ? (i_new > *integ ? i_new : *integ) : edge;
+	i_new = clamp(i_new, lo, hi);
+	*integ = i_new;
+	return clamp(kp * e + i_new, lo, hi);
+}
+
+int ovc_pi_step(struct ovc_pi *s, double dt_s, double cpu, double q,
+		double arrivals)
+{
+	double r, eq, ec, uq;
+
+	if(!isfinite(dt_s) || dt_s <= 0.0 || !isfinite(cpu) || cpu < 0.0
+			|| !isfinite(q) || q < 0.0 || !isfinite(arrivals)
+			|| arrivals < 0.0)
+		return OVC_EINVAL;
+	if(cpu > 1.0)
+		cpu = 1.0;
+	r = arrivals / dt_s / s->p.rho_m;
+	ovc_ewma_update_dt(&s->r_f, r, dt_s, s->p.tau);
+	ovc_ewma_update_dt(&s->c_f, cpu, dt_s, s->p.tau_c);
+	/* queue loop (eq. 7), in INVITEs/s, then normalised by rho_M */
+	s->q_t = s->p.tq * s->p.rho_m * ovc_ewma_value(&s->r_f);
+	eq = q - s->q_t;
+	uq = pi_update(&s->iq, s->p.kpq, s->p.kiq, eq, dt_s, 0.0,
+			s->p.u_max * s->p.rho_m);
+	s->u = uq / s->p.rho_m;
+	/* CPU loop (eq. 8) */
+	ec = ovc_ewma_value(&s->c_f) - s->p.c_target;
+	s->alpha = pi_update(&s->ic, s->p.kpc, s->p.kic, ec, dt_s, 0.0, 1.0);
+	return OVC_OK;
+}

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc unit tests - src/pi.c: 003 eq. 7-8 by hand-computed steps, output
+ * limits, step tracking without steady-state error on the fluid model of
+ * 003 (eq. 1, 5, 9), and no integrator windup after saturation.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "ovc/pi.h"
+#include "ovc/types.h"
+#include "suites.h"
+
+START_TEST(test_pi_defaults)
+{
+	struct ovc_pi_params p;
+
+	ovc_pi_defaults(&p);
+	ck_assert(p.kpc == 3.5 && p.kic == 10.3);
+	ck_assert(p.kpq == 19.2 && p.kiq == 130.5);
+	ck_assert(p.tq == 0.05 && p.tau == 0.1 && p.tau_c == 0.1);
+	ck_assert_uint_eq(p.epoch_ms, 10);
+}
+END_TEST
+
+START_TEST(test_pi_hand_steps)
+{
+	struct ovc_pi_params p;
+	struct ovc_pi s;
+
+	ovc_pi_defaults(&p);
+	ck_assert_int_eq(ovc_pi_init(&s, &p), OVC_OK);
+	/* r = 20 / 0.01 / 1000 = 2; q_T = 0.05 * 1000 * 2 = 100 = q: e_q 0.
+	 * e_c = 0.05: I_c = 10.3 * 0.01 * 0.05 = 0.00515,
+	 * alpha = 3.5 * 0.05 + 0.00515 = 0.18015 */
+	ck_assert_int_eq(ovc_pi_step(&s, 0.01, 0.95, 100.0, 20.0), OVC_OK);
+	ck_assert_double_eq_tol(s.q_t, 100.0, 1e-9);
+	ck_assert_double_eq_tol(s.u, 0.0, 1e-12);
+	ck_assert_double_eq_tol(s.alpha, 0.18015, 1e-12);
+	/* q = 150: e_q = 50, I_q = 130.5 * 0.01 * 50 = 65.25,
+	 * u = (19.2 * 50 + 65.25) / 1000 = 1.02525; alpha = 0.175 + 0.0103 */
+	ck_assert_int_eq(ovc_pi_step(&s, 0.01, 0.95, 150.0, 20.0), OVC_OK);
+	ck_assert_double_eq_tol(s.u, 1.02525, 1e-12);
+	ck_assert_double_eq_tol(s.alpha, 0.1853, 1e-12);
+	/* the filters: r 0 now, r~ = 2 + 0.01 / 0.11 * (0 - 2) */
+	ck_assert_int_eq(ovc_pi_step(&s, 0.01, 0.95, 150.0, 0.0), OVC_OK);
+	ck_assert_double_eq_tol(s.r_f.v, 2.0 - 2.0 / 11.0, 1e-12);
+	ck_assert_double_eq_tol(s.q_t, 50.0 * (2.0 - 2.0 / 11.0), 1e-9);
+}
+END_TEST
+
+START_TEST(test_pi_limits_and_bad)
+{
+	struct ovc_pi_params p;
+	struct ovc_pi s, before;
+	unsigned seed = 7;
+	int t, out = 0;
+
+	ovc_pi_defaults(&p);
+	ovc_pi_init(&s, &p);
+	for(t = 0; t < 20000; t++) {
+		seed = seed * 1103515245u + 12345u;
+		double cpu = (double)(seed >> 16 & 0x7fff) / 16384.0;
+		double q = (double)(seed % 1000);
+		double a = (double)((seed >> 8) % 200);
+		ovc_pi_step(&s, 0.01, cpu, q, a);
+		if(!(s.u >= 0.0 && s.u <= p.u_max && s.alpha >= 0.0
+				   && s.alpha <= 1.0 && s.iq >= 0.0
+				   && s.iq <= p.u_max * p.rho_m && s.ic >= 0.0
+				   && s.ic <= 1.0))
+			out++;
+	}
+	ck_assert_int_eq(out, 0);
+	before = s;
+	ck_assert_int_eq(ovc_pi_step(&s, 0.0, 0.5, 1.0, 1.0), OVC_EINVAL);
+	ck_assert_int_eq(ovc_pi_step(&s, NAN, 0.5, 1.0, 1.0), OVC_EINVAL);
+	ck_assert_int_eq(ovc_pi_step(&s, 0.01, NAN, 1.0, 1.0), OVC_EINVAL);
+	ck_assert_int_eq(ovc_pi_step(&s, 0.01, -0.5, 1.0, 1.0), OVC_EINVAL);
+	ck_assert_int_eq(ovc_pi_step(&s, 0.01, 0.5, -1.0, 1.0), OVC_EINVAL);
+	ck_assert_int_eq(ovc_pi_step(&s, 0.01, 0.5, 1.0, INFINITY), OVC_EINVAL);
+	ck_assert(memcmp(&s, &before, sizeof(s)) == 0);
+	p.rho_m = 0.0;
+	ck_assert_int_eq(ovc_pi_init(&s, &p), OVC_ERANGE);
+	ck_assert_int_eq(ovc_pi_reconfigure(&s, &p), OVC_ERANGE);
+	ovc_pi_defaults(&p);
+	p.c_target = 0.0;
+	ck_assert_int_eq(ovc_pi_init(&s, &p), OVC_ERANGE);
+	ovc_pi_defaults(&p);
+	p.kpc = -1.0;
+	ck_assert_int_eq(ovc_pi_init(&s, &p), OVC_ERANGE);
+	ck_assert(memcmp(&s, &before, sizeof(s)) == 0);
+	/* reconfigure keeps integrators, clamped to the new range */
+	ovc_pi_defaults(&p);
+	p.u_max = 0.5;
+	s.iq = 4000.0;
+	ck_assert_int_eq(ovc_pi_reconfigure(&s, &p), OVC_OK);
+	ck_assert(s.iq == 500.0 && s.u <= 0.5);
+}
+END_TEST
+
+/* The fluid model of 003: INVITEs arrive at r rho_M, wait in a queue of
+ * q_M, are drained at u rho_M; a fraction alpha of drained INVITEs is
+ * rejected at 1/beta of the forwarding cost: C = u_eff (1 - gamma alpha)
+ * (eq. 9 with d = 0), gamma = (beta - 1) / beta, C <= 1. */
+struct plant
+{
+	double rho_m, q_max, beta;
+	double q;	/* queue, messages */
+	double cpu; /* last CPU load */
+};
+
+static void plant_step(struct plant *pl, const struct ovc_pi *s, double r,
+		double dt, double *arrivals)
+{
+	double in = r * pl->rho_m * dt, out, gamma, c;
+
+	out = s->u * pl->rho_m * dt;
+	if(out > pl->q + in)
+		out = pl->q + in;
+	gamma = (pl->beta - 1.0) / pl->beta;
+	c = out / (pl->rho_m * dt) * (1.0 - gamma * s->alpha);
+	if(c > 1.0) {
+		out *= 1.0 / c; /* the CPU cannot drain faster */
+		c = 1.0;
+	}
+	pl->q += in - out;
+	if(pl->q > pl->q_max)
+		pl->q = pl->q_max; /* overflow */
+	pl->cpu = c;
+	*arrivals = in;
+}
+
+START_TEST(test_pi_tracks_step)
+{
+	struct ovc_pi_params p;
+	struct ovc_pi s;
+	struct plant pl = {1000.0, 800.0, 5.0, 0.0, 0.0};
+	double a = 0.0, r, cmax = 0.0, cmin = 1.0;
+	int t;
+
+	ovc_pi_defaults(&p);
+	ovc_pi_init(&s, &p);
+	for(t = 0; t < 3000; t++) { /* 30 s at 10 ms */
+		r = t < 500 ? 0.5 : 1.5;
+		ck_assert_int_eq(ovc_pi_step(&s, 0.01, pl.cpu, pl.q, a), OVC_OK);
+		plant_step(&pl, &s, r, 0.01, &a);
+		if(t > 2500) {
+			cmax = fmax(cmax, pl.cpu);
+			cmin = fmin(cmin, pl.cpu);
+		}
+		if(t == 499) {
+			/* under load: no rejection, drain = arrival rate */
+			ck_assert_double_eq_tol(s.alpha, 0.0, 1e-9);
+			ck_assert_double_eq_tol(s.u, 0.5, 1e-3);
+			ck_assert_double_eq_tol(pl.q, 25.0, 0.1);
+		}
+	}
+	/* no steady-state error: C -> C_T, q -> q_T, alpha at 003's
+	 * equilibrium beta / (beta - 1) (1 - C_T / r) = 0.5 */
+	ck_assert_double_eq_tol(pl.cpu, p.c_target, 1e-4);
+	ck_assert_double_le(cmax - cmin, 1e-4);
+	ck_assert_double_eq_tol(s.alpha, 1.25 * (1.0 - 0.9 / 1.5), 1e-3);
+	ck_assert_double_eq_tol(pl.q, 0.05 * 1000.0 * 1.5, 0.5);
+	ck_assert_double_eq_tol(s.u, 1.5, 1e-3);
+}
+END_TEST
+
+START_TEST(test_pi_no_windup)
+{
+	struct ovc_pi_params p;
+	struct ovc_pi s;
+	struct plant pl = {1000.0, 800.0, 5.0, 0.0, 0.0};
+	double a = 0.0;
+	int t, t_alpha = -1, t_u = -1;
+
+	ovc_pi_defaults(&p);
+	ovc_pi_init(&s, &p);
+	/* 20 s at 10x capacity: alpha and u pinned at their maxima */
+	for(t = 0; t < 2000; t++) {
+		ovc_pi_step(&s, 0.01, pl.cpu, pl.q, a);
+		plant_step(&pl, &s, 10.0, 0.01, &a);
+	}
+	ck_assert(s.alpha == 1.0);
+	ck_assert(s.u == p.u_max);
+	ck_assert(s.ic <= 1.0 && s.iq <= p.u_max * p.rho_m);
+	/* the load falls to 0.5: both loops leave saturation at once */
+	for(t = 0; t < 500; t++) {
+		ovc_pi_step(&s, 0.01, pl.cpu, pl.q, a);
+		plant_step(&pl, &s, 0.5, 0.01, &a);
+		if(t_alpha < 0 && s.alpha == 0.0)
+			t_alpha = t;
+		if(t_u < 0 && pl.q < 30.0 && fabs(s.u - 0.5) < 0.05)
+			t_u = t;
+	}
+	/* the 800-message queue drains in ~0.2 s at u_max; alpha must follow
+	 * within ~0.5 s (a wound-up integrator would need many seconds) */
+	ck_assert_int_ge(t_alpha, 0);
+	ck_assert_int_le(t_alpha, 50);
+	ck_assert_int_ge(t_u, 0);
+	ck_assert_int_le(t_u, 100);
+	ck_assert(s.alpha == 0.0);
+	ck_assert_double_eq_tol(s.u, 0.5, 1e-3);
+}
+END_TEST
+
+Suite *make_suite_pi(void)
+{
+	Suite *s = suite_create("pi");
+	TCase *tc = tcase_create("pi");
+
+	tcase_add_test(tc, test_pi_defaults);
+	tcase_add_test(tc, test_pi_hand_steps);
+	tcase_add_test(tc, test_pi_limits_and_bad);
+	tcase_add_test(tc, test_pi_tracks_step);
+	tcase_add_test(tc, test_pi_no_windup);
+	suite_add_tcase(s, tc);
+	return s;
+}
