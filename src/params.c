@@ -25,7 +25,8 @@ static const struct ovc_param_def param_table[] = {
 	{"bbc.high", D, 800, 1, 1e9, OFF(bbc.high), "messages",
 		"high watermark B_h: overload when the INVITE queue exceeds it"},
 	{"bbc.low", D, 600, 0, 1e9, OFF(bbc.low), "messages",
-		"low watermark B_l (< bbc.high): underload when the queue falls below it"},
+		"low watermark B_l (< bbc.high): underload when the queue falls "
+		"below it"},
 	{"bbc.epoch_ms", U, 10, 1, 60000, OFF(bbc.epoch_ms), "ms",
 		"period at which the queue length is examined"},
 	/* occ: 000 eq. 1-2, §VI-C */

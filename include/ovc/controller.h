@@ -15,7 +15,8 @@
 struct ovc_measure
 {
 	double dt_s;		   /* epoch length actually elapsed, seconds (> 0) */
-	double cpu;			   /* CPU occupancy over the epoch, fraction of capacity */
+	double cpu;			   /* CPU occupancy over the epoch, fraction of
+							  capacity */
 	double mem;			   /* memory occupancy, fraction of the memory budget */
 	double queue_len;	   /* INVITE queue length now, messages */
 	double queue_cap;	   /* INVITE queue capacity, messages (0: no queue) */
@@ -31,15 +32,18 @@ struct ovc_measure
 struct ovc_output
 {
 	double f;	  /* acceptance fraction for controlled classes, [0, 1] */
-	double u;	  /* queue drain rate, normalised to rho_M (pi); < 0: as fast as possible */
-	double alpha; /* reject ratio (pi: CPU loop), [0, 1]; f == 1 - alpha there */
+	double u;	  /* queue drain rate, normalised to rho_M (pi); < 0: as
+					 fast as possible */
+	double alpha; /* reject ratio (pi: CPU loop), [0, 1]; f == 1 - alpha
+					 there (others: 1 - f) */
 	double p_reject[OVC_CLASS_COUNT]; /* per-class reject probability (rsoca;
 										 others: 1 - f on controlled classes) */
 	/* Added for rsoca (others: 0 and -1): */
-	double p_drop[OVC_DLG_COUNT];		  /* DoS drop probability per in-dialog
-										 type (re-INVITE: reject instead) */
+	double p_drop[OVC_DLG_COUNT];		 /* DoS drop probability per in-dialog
+											type (re-INVITE: reject instead) */
 	double burst_limit[OVC_CLASS_COUNT]; /* max arrivals per class per epoch
-										 before the excess is rejected; -1: none */
+											before the excess is rejected;
+											-1: none */
 };
 
 /* State for any controller: a tagged union of plain values, no pointers,

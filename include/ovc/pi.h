@@ -39,7 +39,8 @@ struct ovc_pi
 	struct ovc_pi_params p; /* parameters in force */
 	struct ovc_ewma r_f;	/* r~, normalised arrival rate */
 	struct ovc_ewma c_f;	/* C~, CPU load */
-	double iq;				/* queue integral term, INVITEs/s, [0, u_max rho_M] */
+	double iq;				/* queue integral term, INVITEs/s,
+							   [0, u_max rho_M] */
 	double ic;				/* CPU integral term, [0, 1] */
 	double q_t;				/* last q_T, messages */
 	double u;				/* drain rate, normalised to rho_M, [0, u_max] */
