@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the admission decision taken by ovc_admit(): classify the request,
+ * apply the shared acceptor to the controlled classes, reject statelessly.
+ */
+#ifndef OVC_ADMIT_H
+#define OVC_ADMIT_H
+
+#include "core/parser/msg_parser.h"
+#include "core/str.h"
+
+#include "ovc_shm.h"
+
+/* Outcome of the last ovc_admit() in this process, for $ovc(verdict). */
+enum ovc_outcome
+{
+	OVC_OUT_NONE = 0,	  /* ovc_admit() not called for this message */
+	OVC_OUT_ADMITTED,	  /* admitted */
+	OVC_OUT_REJECTED,	  /* rejected (reply sent, or -1 for noreply) */
+	OVC_OUT_DROPPED,	  /* dropped without reply */
+	OVC_OUT_WOULD_REJECT, /* dry run: would be rejected; admitted */
+};
+
+/* Reject reply settings (set from modparams before the fork). */
+struct ovc_reply_cfg
+{
+	int code;		 /* SIP status code, 400..699 */
+	str reason;		 /* reason phrase */
+	int retry_after; /* seconds; 0: no Retry-After header */
+};
+
+extern struct ovc_reply_cfg ovc_reply;
+
+/* Binds the sl API. Returns 0 or -1 (sl not loaded). */
+int ovc_admit_init(void);
+
+/* Classifies msg (a request): initial INVITE, in-dialog (has a To-tag),
+ * REGISTER or other. A To header that does not parse counts as no tag. */
+enum ovc_class ovc_classify(struct sip_msg *msg);
+
+/* The decision. noreply: do not send the reject reply.
+ * Returns 1 admitted; 0 rejected and replied (the script must stop);
+ * -1 rejected without reply (noreply); -2 dropped (noreply). Every call
+ * is counted as offered plus exactly one verdict. */
+int ovc_admit(struct sip_msg *msg, int noreply);
+
+/* Outcome of the last ovc_admit() for msg in this process. */
+enum ovc_outcome ovc_last_outcome(struct sip_msg *msg);
+
+/* "admitted", "rejected", "dropped", "would_reject" or "none". */
+const char *ovc_outcome_name(enum ovc_outcome o);
+
+#endif

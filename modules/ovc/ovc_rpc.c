@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - RPC. Replies are structured; a refused command changes nothing.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/dprint.h"
+#include "core/mem/mem.h"
+
+#include "ovc_admit.h"
+#include "ovc_rpc.h"
+#include "ovc_shm.h"
+
+/* ------------------------------------------------------------ ovc.stats */
+
+static void add_class(rpc_t *rpc, void *th, enum ovc_class c)
+{
+	void *h;
+
+	if(rpc->struct_add(th, "{", ovc_class_name(c), &h) < 0)
+		return;
+	rpc->struct_add(h, "JJJJJJJ", "offered",
+			(unsigned long long)atomic_load(&ovc->total.v[c][OVC_V_OFFERED]),
+			"admitted",
+			(unsigned long long)atomic_load(&ovc->total.v[c][OVC_V_ADMITTED]),
+			"rejected",
+			(unsigned long long)atomic_load(&ovc->total.v[c][OVC_V_REJECTED]),
+			"dropped",
+			(unsigned long long)atomic_load(&ovc->total.v[c][OVC_V_DROPPED]),
+			"queued",
+			(unsigned long long)atomic_load(&ovc->total.v[c][OVC_V_QUEUED]),
+			"dequeued",
+			(unsigned long long)atomic_load(&ovc->total.v[c][OVC_V_DEQUEUED]),
+			"would_reject",
+			(unsigned long long)atomic_load(
+					&ovc->total.v[c][OVC_V_WOULD_REJECT]));
+}
+
+static const char *ovc_rpc_stats_doc[2] = {
+		"Snapshot: algorithm, f, cpu, queue, memory and counters per class.",
+		0};
+
+static void ovc_rpc_stats(rpc_t *rpc, void *ctx)
+{
+	void *th;
+	int c;
+
+	if(rpc->add(ctx, "{", &th) < 0) {
+		rpc->fault(ctx, 500, "Internal error creating the reply");
+		return;
+	}
+	rpc->struct_add(th, "sssdfffsfffJJJ", "algorithm",
+			ovc_alg_name(atomic_load(&ovc->alg)), "mode",
+			ovc_mode_name(atomic_load(&ovc->mode)), "dry_run",
+			atomic_load(&ovc->dry_run) ? "yes" : "no", "reject_code",
+			ovc_reply.code, "f", ovc_dload(&ovc->f), "cpu",
+			ovc_dload(&ovc->cpu), "cpu_1s", ovc_dload(&ovc->cpu_1s),
+			"cpu_source", ovc_cpu_source_name(ovc->cpu_source),
+			"cpu_capacity", ovc->cpu_capacity, "queue_len", 0.0,
+			"queue_delay_ms", 0.0, "mem_used",
+			(unsigned long long)atomic_load(&ovc->mem_used), "epochs",
+			(unsigned long long)atomic_load(&ovc->epochs), "replies",
+			(unsigned long long)atomic_load(&ovc->replies_total));
+	for(c = 0; c < OVC_CLASS_COUNT; c++)
+		add_class(rpc, th, c);
+}
+
+/* -------------------------------------------------------------- ovc.csv */
+
+/* column list: the DESIGN.md contract first, then ours */
+int ovc_csv_header(char *buf, int size)
+{
+	return snprintf(buf, size,
+			"time,algorithm,f,cpu,queue_len,queue_delay_ms,mem_used,"
+			"invite_offered,invite_admitted,invite_rejected,invite_dropped,"
+			"invite_queued,invite_dequeued,indialog_offered,"
+			"indialog_admitted,indialog_dropped,register_offered,"
+			"register_admitted,register_rejected,other_offered,"
+			"other_admitted,other_rejected,register_dropped,other_dropped,"
+			"invite_would_reject,register_would_reject,other_would_reject,"
+			"replies");
+}
+
+static int csv_row(const struct ovc_row *r, char *buf, int size)
+{
+	const uint64_t(*v)[OVC_V_COUNT] = r->v;
+
+	return snprintf(buf, size,
+			"%lld,%s,%.4f,%.4f,%.0f,%.1f,%llu,"
+			"%llu,%llu,%llu,%llu,%llu,%llu,"
+			"%llu,%llu,%llu,"
+			"%llu,%llu,%llu,"
+			"%llu,%llu,%llu,"
+			"%llu,%llu,%llu,%llu,%llu,%llu",
+			(long long)r->time, ovc_alg_name(r->alg), r->f, r->cpu,
+			r->queue_len, r->queue_delay_ms, (unsigned long long)r->mem_used,
+#define V(c, x) (unsigned long long)v[OVC_CLASS_##c][OVC_V_##x]
+			V(INVITE, OFFERED), V(INVITE, ADMITTED), V(INVITE, REJECTED),
+			V(INVITE, DROPPED), V(INVITE, QUEUED), V(INVITE, DEQUEUED),
+			V(INDIALOG, OFFERED), V(INDIALOG, ADMITTED), V(INDIALOG, DROPPED),
+			V(REGISTER, OFFERED), V(REGISTER, ADMITTED),
+			V(REGISTER, REJECTED), V(OTHER, OFFERED), V(OTHER, ADMITTED),
+			V(OTHER, REJECTED), V(REGISTER, DROPPED), V(OTHER, DROPPED),
+			V(INVITE, WOULD_REJECT), V(REGISTER, WOULD_REJECT),
+			V(OTHER, WOULD_REJECT),
+#undef V
+			(unsigned long long)r->replies);
+}
+
+static const char *ovc_rpc_csv_doc[2] = {
+		"Per-second history as CSV text lines: a header and the last N rows"
+		" (all when N is omitted).",
+		0};
+
+static void ovc_rpc_csv(rpc_t *rpc, void *ctx)
+{
+	int n = -1, count, i, len;
+	struct ovc_row *rows;
+	char line[1024];
+
+	if(rpc->scan(ctx, "*d", &n) < 1)
+		n = -1;
+	if(n == 0 || n < -1) {
+		rpc->fault(ctx, 400, "N must be a positive number of rows");
+		return;
+	}
+	rows = pkg_malloc(sizeof(*rows) * ovc->hist_size);
+	if(rows == NULL) {
+		rpc->fault(ctx, 500, "Out of memory");
+		return;
+	}
+	lock_get(&ovc->lock);
+	count = ovc->hist_count;
+	if(n > 0 && n < count)
+		count = n;
+	for(i = 0; i < count; i++) {
+		unsigned idx = (ovc->hist_next + ovc->hist_size - count + i)
+					   % ovc->hist_size;
+		rows[i] = ovc->hist[idx];
+	}
+	lock_release(&ovc->lock);
+
+	ovc_csv_header(line, sizeof(line));
+	rpc->add(ctx, "s", line);
+	for(i = 0; i < count; i++) {
+		len = csv_row(&rows[i], line, sizeof(line));
+		if(len > 0 && len < (int)sizeof(line))
+			rpc->add(ctx, "s", line);
+	}
+	pkg_free(rows);
+}
+
+/* --------------------------------------------------------- ovc.get/set */
+
+/* Plain (non-registry) names ovc.get/ovc.set understand. */
+static const char *plain_names[] = {"algorithm", "mode", "dry_run", NULL};
+
+static int is_plain(const char *name)
+{
+	int i;
+
+	for(i = 0; plain_names[i]; i++)
+		if(strcmp(name, plain_names[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static void add_param(rpc_t *rpc, void *th, const struct ovc_param_def *d,
+		const struct ovc_params *p)
+{
+	double v = 0;
+
+	ovc_param_get(p, d->name, &v);
+	rpc->struct_add(th, "f", d->name, v);
+}
+
+static const char *ovc_rpc_get_doc[2] = {
+		"Reads one parameter by name, or all of them without a name.", 0};
+
+static void ovc_rpc_get(rpc_t *rpc, void *ctx)
+{
+	str name = STR_NULL;
+	struct ovc_params p;
+	const struct ovc_param_def *d;
+	void *th;
+	size_t i;
+	char buf[128];
+
+	if(rpc->scan(ctx, "*S", &name) < 1)
+		name.len = 0;
+	lock_get(&ovc->lock);
+	p = ovc->params;
+	lock_release(&ovc->lock);
+
+	if(name.len > 0) {
+		if(name.len >= (int)sizeof(buf)) {
+			rpc->fault(ctx, 404, "Unknown parameter");
+			return;
+		}
+		memcpy(buf, name.s, name.len);
+		buf[name.len] = '\0';
+	}
+	if(rpc->add(ctx, "{", &th) < 0) {
+		rpc->fault(ctx, 500, "Internal error creating the reply");
+		return;
+	}
+	if(name.len == 0 || strcmp(buf, "algorithm") == 0)
+		rpc->struct_add(
+				th, "s", "algorithm", ovc_alg_name(atomic_load(&ovc->alg)));
+	if(name.len == 0 || strcmp(buf, "mode") == 0)
+		rpc->struct_add(th, "s", "mode", ovc_mode_name(atomic_load(&ovc->mode)));
+	if(name.len == 0 || strcmp(buf, "dry_run") == 0)
+		rpc->struct_add(th, "d", "dry_run", atomic_load(&ovc->dry_run));
+	if(name.len == 0) {
+		for(i = 0; i < ovc_param_count(); i++)
+			add_param(rpc, th, ovc_param_at(i), &p);
+		return;
+	}
+	if(is_plain(buf))
+		return;
+	d = ovc_param_find(buf);
+	if(d == NULL) {
+		rpc->fault(ctx, 404, "Unknown parameter %s", buf);
+		return;
+	}
+	add_param(rpc, th, d, &p);
+}
+
+/* Reads the value argument as text into buf. kamcmd sends numbers as int
+ * or double, so registry values (all numeric) are scanned as a number and
+ * printed back; the plain names take text. Returns 0 or -1. */
+static int scan_value(
+		rpc_t *rpc, void *ctx, int numeric, char *buf, int size)
+{
+	str s = STR_NULL;
+	double d;
+	int n;
+
+	if(numeric) {
+		if(rpc->scan(ctx, ".f", &d) < 1)
+			return -1;
+		n = snprintf(buf, size, "%.15g", d);
+		return (n > 0 && n < size) ? 0 : -1;
+	}
+	if(rpc->scan(ctx, ".S", &s) < 1 || s.s == NULL)
+		return -1;
+	if(s.len <= 0 || s.len >= size)
+		return -1;
+	memcpy(buf, s.s, s.len);
+	buf[s.len] = '\0';
+	return 0;
+}
+
+static const char *ovc_rpc_set_doc[2] = {
+		"Sets a parameter: algorithm, mode, dry_run or any registry name"
+		" (e.g. occ.target). A refused value changes nothing.",
+		0};
+
+static int set_plain(rpc_t *rpc, void *ctx, const char *name, const char *val)
+{
+	if(strcmp(name, "algorithm") == 0) {
+		enum ovc_alg alg;
+		struct ovc_params p;
+		struct ovc_ctl *trial;
+		int rc;
+
+		if(ovc_alg_from_name(val, &alg) != OVC_OK) {
+			rpc->fault(ctx, 400,
+					"algorithm: unknown '%s' (none, bbc, occ, occupancy, aro,"
+					" sired, rsoca, pi)",
+					val);
+			return 1;
+		}
+		trial = pkg_malloc(ovc_ctl_size());
+		if(trial == NULL) {
+			rpc->fault(ctx, 500, "Out of memory");
+			return 1;
+		}
+		lock_get(&ovc->lock);
+		p = ovc->params;
+		rc = ovc_ctl_init(trial, alg, &p);
+		if(rc == OVC_OK) {
+			atomic_store(&ovc->alg, alg);
+			atomic_store(&ovc->reconfig, 1);
+		}
+		lock_release(&ovc->lock);
+		pkg_free(trial);
+		if(rc != OVC_OK)
+			rpc->fault(ctx, 400, "algorithm %s cannot start: %s", val,
+					ovc_strerror(rc));
+		return 1;
+	}
+	if(strcmp(name, "mode") == 0) {
+		if(strcmp(val, "multi") == 0)
+			atomic_store(&ovc->mode, OVC_MODE_MULTI);
+		else if(strcmp(val, "single") == 0)
+			atomic_store(&ovc->mode, OVC_MODE_SINGLE);
+		else
+			rpc->fault(ctx, 400, "mode: '%s' is not multi or single", val);
+		return 1;
+	}
+	if(strcmp(name, "dry_run") == 0) {
+		if(strcmp(val, "0") == 0 || strcmp(val, "1") == 0)
+			atomic_store(&ovc->dry_run, val[0] == '1');
+		else
+			rpc->fault(ctx, 400, "dry_run: '%s' is not 0 or 1", val);
+		return 1;
+	}
+	return 0;
+}
+
+static void ovc_rpc_set(rpc_t *rpc, void *ctx)
+{
+	str name = STR_NULL;
+	char nbuf[128], vbuf[128], err[256];
+	struct ovc_params p;
+	int rc;
+
+	if(rpc->scan(ctx, "S", &name) < 1 || name.len <= 0
+			|| name.len >= (int)sizeof(nbuf)) {
+		rpc->fault(ctx, 400, "usage: ovc.set name value");
+		return;
+	}
+	memcpy(nbuf, name.s, name.len);
+	nbuf[name.len] = '\0';
+	if(!is_plain(nbuf) && ovc_param_find(nbuf) == NULL) {
+		rpc->fault(ctx, 404, "Unknown parameter %s", nbuf);
+		return;
+	}
+	if(scan_value(rpc, ctx, !is_plain(nbuf), vbuf, sizeof(vbuf)) < 0) {
+		rpc->fault(ctx, 400, "%s: the value must be %s", nbuf,
+				is_plain(nbuf) ? "given" : "a number");
+		return;
+	}
+	if(set_plain(rpc, ctx, nbuf, vbuf))
+		return;
+
+	lock_get(&ovc->lock);
+	p = ovc->params;
+	rc = ovc_param_set(&p, nbuf, vbuf, err, sizeof(err));
+	if(rc == OVC_OK) {
+		struct ovc_ctl *trial = pkg_malloc(ovc_ctl_size());
+
+		if(trial == NULL) {
+			rc = OVC_ENOMEM;
+			snprintf(err, sizeof(err), "out of memory");
+		} else {
+			rc = ovc_ctl_init(trial, atomic_load(&ovc->alg), &p);
+			if(rc != OVC_OK)
+				snprintf(err, sizeof(err), "%.60s=%.60s refused by algorithm %s",
+						nbuf, vbuf, ovc_alg_name(atomic_load(&ovc->alg)));
+			pkg_free(trial);
+		}
+	}
+	if(rc == OVC_OK) {
+		ovc->params = p;
+		atomic_store(&ovc->reconfig, 1);
+	}
+	lock_release(&ovc->lock);
+	if(rc != OVC_OK)
+		rpc->fault(ctx, rc == OVC_ENOENT ? 404 : 400, "%s", err);
+}
+
+/* ------------------------------------------------------------ ovc.reset */
+
+static const char *ovc_rpc_reset_doc[2] = {
+		"Zeroes the counters and the per-second history.", 0};
+
+static void ovc_rpc_reset(rpc_t *rpc, void *ctx)
+{
+	ovc_counts_reset();
+}
+
+/* clang-format off */
+rpc_export_t ovc_rpc_cmds[] = {
+	{"ovc.stats", ovc_rpc_stats, ovc_rpc_stats_doc, 0},
+	{"ovc.csv",   ovc_rpc_csv,   ovc_rpc_csv_doc,   RET_ARRAY},
+	{"ovc.get",   ovc_rpc_get,   ovc_rpc_get_doc,   0},
+	{"ovc.set",   ovc_rpc_set,   ovc_rpc_set_doc,   0},
+	{"ovc.reset", ovc_rpc_reset, ovc_rpc_reset_doc, 0},
+	{0, 0, 0, 0}
+};
+/* clang-format on */

@@ -1,0 +1,173 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - shared state allocation and the lock-free counters.
+ */
+#include <string.h>
+#include <time.h>
+
+#include "core/dprint.h"
+#include "core/mem/shm_mem.h"
+
+#include "ovc_shm.h"
+
+struct ovc_shm *ovc = NULL;
+
+void ovc_dstore(ovc_atomic_double *a, double v)
+{
+	uint64_t b;
+
+	memcpy(&b, &v, sizeof(b));
+	atomic_store_explicit(a, b, memory_order_relaxed);
+}
+
+double ovc_dload(ovc_atomic_double *a)
+{
+	uint64_t b = atomic_load_explicit(a, memory_order_relaxed);
+	double v;
+
+	memcpy(&v, &b, sizeof(v));
+	return v;
+}
+
+ovc_time_ns ovc_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (ovc_time_ns)ts.tv_sec * OVC_NS_PER_S + ts.tv_nsec;
+}
+
+int64_t ovc_now_sec_coarse(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (int64_t)ts.tv_sec;
+}
+
+int ovc_shm_init(const struct ovc_params *params, enum ovc_alg alg,
+		enum ovc_mode mode, int dry_run, int cpu_source, double cpu_capacity,
+		unsigned hist_size)
+{
+	struct timespec rt, mono;
+
+	ovc = shm_malloc(sizeof(*ovc));
+	if(ovc == NULL) {
+		SHM_MEM_ERROR;
+		return -1;
+	}
+	memset(ovc, 0, sizeof(*ovc));
+	ovc->ctl = shm_malloc(ovc_ctl_size());
+	ovc->hist = shm_malloc(sizeof(struct ovc_row) * hist_size);
+	if(ovc->ctl == NULL || ovc->hist == NULL) {
+		SHM_MEM_ERROR;
+		goto error;
+	}
+	memset(ovc->ctl, 0, ovc_ctl_size());
+	memset(ovc->hist, 0, sizeof(struct ovc_row) * hist_size);
+	if(lock_init(&ovc->lock) == NULL) {
+		LM_ERR("cannot init the ovc lock\n");
+		goto error;
+	}
+	ovc->params = *params;
+	if(ovc_ctl_init(ovc->ctl, alg, params) != OVC_OK) {
+		LM_ERR("algorithm %s refused its parameters\n", ovc_alg_name(alg));
+		goto error;
+	}
+	atomic_store(&ovc->alg, alg);
+	atomic_store(&ovc->mode, mode);
+	atomic_store(&ovc->dry_run, dry_run);
+	ovc->cpu_source = cpu_source;
+	ovc->cpu_capacity = cpu_capacity;
+	ovc_acceptor_init(&ovc->acc, 1.0);
+	ovc_dstore(&ovc->f, 1.0);
+	ovc->hist_size = hist_size;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	ovc->mono_to_unix = (int64_t)rt.tv_sec - (int64_t)mono.tv_sec;
+	return 0;
+
+error:
+	ovc_shm_destroy();
+	return -1;
+}
+
+void ovc_shm_destroy(void)
+{
+	if(ovc == NULL)
+		return;
+	if(ovc->ctl)
+		shm_free(ovc->ctl);
+	if(ovc->hist)
+		shm_free(ovc->hist);
+	shm_free(ovc);
+	ovc = NULL;
+}
+
+void ovc_count_offered(enum ovc_class c, enum ovc_verdict v, int extra)
+{
+	int64_t sec = ovc_now_sec_coarse();
+	struct ovc_counts *slot = &ovc->slot[sec % OVC_SLOTS];
+
+	/* one clock read: offered and its verdict land in the same second */
+	atomic_fetch_add_explicit(
+			&ovc->total.v[c][OVC_V_OFFERED], 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&ovc->total.v[c][v], 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(
+			&slot->v[c][OVC_V_OFFERED], 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&slot->v[c][v], 1, memory_order_relaxed);
+	if(extra >= 0) {
+		atomic_fetch_add_explicit(
+				&ovc->total.v[c][extra], 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&slot->v[c][extra], 1, memory_order_relaxed);
+	}
+}
+
+void ovc_count_reply(void)
+{
+	int64_t sec = ovc_now_sec_coarse();
+
+	atomic_fetch_add_explicit(&ovc->replies_total, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(
+			&ovc->replies_slot[sec % OVC_SLOTS], 1, memory_order_relaxed);
+}
+
+void ovc_counts_reset(void)
+{
+	int c, v;
+
+	lock_get(&ovc->lock);
+	for(c = 0; c < OVC_CLASS_COUNT; c++)
+		for(v = 0; v < OVC_V_COUNT; v++)
+			atomic_store(&ovc->total.v[c][v], 0);
+	atomic_store(&ovc->replies_total, 0);
+	ovc->hist_count = 0;
+	ovc->hist_next = 0;
+	lock_release(&ovc->lock);
+}
+
+const char *ovc_mode_name(enum ovc_mode m)
+{
+	return m == OVC_MODE_SINGLE ? "single" : "multi";
+}
+
+const char *ovc_cpu_source_name(enum ovc_cpu_source s)
+{
+	switch(s) {
+		case OVC_CPU_PROCS:
+			return "procs";
+		case OVC_CPU_SYSTEM:
+			return "system";
+		case OVC_CPU_CGROUP:
+			return "cgroup";
+	}
+	return "?";
+}
+
+const char *ovc_verdict_name(enum ovc_verdict v)
+{
+	static const char *names[OVC_V_COUNT] = {"offered", "admitted",
+			"rejected", "dropped", "queued", "dequeued", "would_reject"};
+
+	return (unsigned)v < OVC_V_COUNT ? names[v] : "?";
+}

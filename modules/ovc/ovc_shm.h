@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the module's shared state: one struct in Kamailio shared memory,
+ * created in mod_init() before the fork, seen by every process.
+ *
+ * Hot path (ovc_admit): lock-free; atomics only (the acceptor, counters).
+ * Slow path (ticker process, RPC): the embedded lock guards parameters,
+ * controller state and the history ring.
+ */
+#ifndef OVC_SHM_H
+#define OVC_SHM_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "ovc/types.h"
+#include "ovc/acceptor.h"
+#include "ovc/params.h"
+#include "ovc/controller.h"
+
+#include "core/locking.h"
+
+/* Verdict columns counted per class. */
+enum ovc_verdict
+{
+	OVC_V_OFFERED = 0, /* entered ovc_admit() */
+	OVC_V_ADMITTED,	   /* continue routing */
+	OVC_V_REJECTED,	   /* refused, reply sent (or -1 returned for noreply) */
+	OVC_V_DROPPED,	   /* refused without reply (DoS drop) */
+	OVC_V_QUEUED,	   /* put in the INVITE queue */
+	OVC_V_DEQUEUED,	   /* taken out of the INVITE queue */
+	OVC_V_WOULD_REJECT, /* dry run: would have been rejected, was admitted */
+	OVC_V_COUNT
+};
+
+/* Request mode: which classes the controller's fraction applies to. */
+enum ovc_mode
+{
+	OVC_MODE_MULTI = 0, /* initial INVITEs (rsoca: also register, other) */
+	OVC_MODE_SINGLE,	/* every request except ACK and CANCEL */
+};
+
+/* Where CPU occupancy comes from. */
+enum ovc_cpu_source
+{
+	OVC_CPU_PROCS = 0, /* Kamailio's own processes (schedstat, ns) */
+	OVC_CPU_SYSTEM,	   /* machine-wide /proc/stat */
+	OVC_CPU_CGROUP,	   /* own cgroup's usage against its CPU quota */
+};
+
+/* One block of counters: [class][verdict]. */
+struct ovc_counts
+{
+	_Atomic uint64_t v[OVC_CLASS_COUNT][OVC_V_COUNT];
+};
+
+/* Number of per-second counting slots (a ring indexed by monotonic second;
+ * a slot is read and cleared > 0.5 s after its second ended). */
+#define OVC_SLOTS 4
+
+/* One finished second, as shown by ovc.csv. */
+struct ovc_row
+{
+	int64_t time;		  /* unix time of the second's start, s */
+	enum ovc_alg alg;	  /* algorithm in force at the end of the second */
+	double f;			  /* acceptance fraction at the end of the second */
+	double cpu;			  /* CPU occupancy over the second, fraction */
+	double queue_len;	  /* INVITE queue length, messages */
+	double queue_delay_ms; /* mean queueing delay, ms */
+	uint64_t mem_used;	  /* shared memory in use, bytes */
+	uint64_t v[OVC_CLASS_COUNT][OVC_V_COUNT]; /* counts over the second */
+	uint64_t replies;	  /* reject replies sent over the second */
+};
+
+/* Doubles crossing processes are stored as their bit patterns. */
+typedef _Atomic uint64_t ovc_atomic_double;
+
+struct ovc_shm
+{
+	gen_lock_t lock; /* guards params, ctl, reconfig, hist_* */
+
+	/* configuration (under lock; hot-path copies are atomics below) */
+	struct ovc_params params; /* the parameter registry's values */
+	_Atomic int alg;		  /* enum ovc_alg in force */
+	_Atomic int mode;		  /* enum ovc_mode */
+	_Atomic int dry_run;	  /* 1: decide and count, never reject */
+	_Atomic int reconfig;	  /* 1: ticker re-inits the controller */
+	int cpu_source;			  /* enum ovc_cpu_source (fixed at start) */
+	double cpu_capacity;	  /* CPUs the occupancy is measured against */
+
+	/* decision state */
+	struct ovc_acceptor acc; /* shared deterministic acceptor */
+	ovc_atomic_double f;	 /* last f set by the controller */
+	ovc_atomic_double cpu;	 /* last epoch's CPU occupancy */
+	ovc_atomic_double cpu_1s; /* last second's CPU occupancy */
+	_Atomic uint64_t mem_used; /* last sampled shm in use, bytes */
+	_Atomic uint64_t epochs; /* controller steps taken */
+
+	/* counters */
+	struct ovc_counts total;		  /* since start or ovc.reset */
+	struct ovc_counts slot[OVC_SLOTS]; /* per monotonic second */
+	_Atomic uint64_t replies_total;	  /* reject replies sent */
+	_Atomic uint64_t replies_slot[OVC_SLOTS];
+	int64_t mono_to_unix;			  /* unix s - monotonic s at start */
+
+	/* controller (ticker process only, under lock for RPC reads) */
+	struct ovc_ctl *ctl;
+
+	/* per-second history ring */
+	unsigned hist_size;	 /* capacity, rows (stats_history) */
+	unsigned hist_count; /* rows stored */
+	unsigned hist_next;	 /* index of the next row to write */
+	struct ovc_row *hist;
+};
+
+extern struct ovc_shm *ovc;
+
+/* Allocates and initialises the shared state. Returns 0 or -1. */
+int ovc_shm_init(const struct ovc_params *params, enum ovc_alg alg,
+		enum ovc_mode mode, int dry_run, int cpu_source, double cpu_capacity,
+		unsigned hist_size);
+
+/* Frees the shared state (server shutdown). */
+void ovc_shm_destroy(void);
+
+/* Stores/loads a double through its bit pattern. */
+void ovc_dstore(ovc_atomic_double *a, double v);
+double ovc_dload(ovc_atomic_double *a);
+
+/* Monotonic time, ns (CLOCK_MONOTONIC). */
+ovc_time_ns ovc_now_ns(void);
+
+/* Monotonic second for counting slots (coarse clock, cheap). */
+int64_t ovc_now_sec_coarse(void);
+
+/* Counts one offered request of class c and its verdict v (plus, when
+ * extra >= 0, the extra column extra, e.g. OVC_V_WOULD_REJECT), all in the
+ * same second's slot, so every per-second row balances. Lock-free. */
+void ovc_count_offered(enum ovc_class c, enum ovc_verdict v, int extra);
+
+/* Counts one reject reply sent. */
+void ovc_count_reply(void);
+
+/* Zeroes totals, slots and history (ovc.reset). */
+void ovc_counts_reset(void);
+
+/* Names for logs, RPC and docs. */
+const char *ovc_mode_name(enum ovc_mode m);
+const char *ovc_cpu_source_name(enum ovc_cpu_source s);
+const char *ovc_verdict_name(enum ovc_verdict v);
+
+#endif

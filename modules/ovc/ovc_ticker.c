@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - ticker process. Wakes on an absolute CLOCK_MONOTONIC schedule
+ * (never a relative sleep, so it does not drift): at every controller epoch
+ * and at every whole second. dt is always measured, never assumed.
+ *
+ * Epoch:  CPU occupancy since the last epoch, per-class offered/admitted
+ *         since the last epoch, memory; one ovc_ctl_step(); the acceptor's
+ *         fraction is set from its output.
+ * Second: CPU occupancy over the second that just ended is stored; the
+ *         counts of the second before it (ended > 1 s ago, so no writer is
+ *         still adding to it) are moved into the history ring.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/cfg/cfg_struct.h"
+#include "core/dprint.h"
+#include "core/mem/shm.h"
+
+#include "ovc_sampler.h"
+#include "ovc_shm.h"
+#include "ovc_ticker.h"
+
+/* CPU reading at one instant. */
+struct cpu_mark
+{
+	ovc_time_ns t;
+	uint64_t busy;
+	int valid;
+};
+
+/* Occupancy between two marks, fraction of capacity; -1 when unknown
+ * (no reading, no time elapsed, counter went backwards). */
+static double occupancy(const struct cpu_mark *a, const struct cpu_mark *b)
+{
+	double dt, busy;
+
+	if(!a->valid || !b->valid || b->t <= a->t || b->busy < a->busy)
+		return -1;
+	dt = (double)(b->t - a->t);
+	busy = (double)(b->busy - a->busy);
+	return busy / (dt * ovc->cpu_capacity);
+}
+
+static void mark(struct cpu_mark *m, ovc_time_ns now)
+{
+	m->t = now;
+	m->valid = ovc_sampler_cpu_ns(&m->busy) == 0;
+}
+
+/* Per-second snapshot, indexed by monotonic second % OVC_SLOTS. */
+struct sec_snap
+{
+	double cpu;
+	double f;
+	uint64_t mem;
+};
+
+static struct sec_snap snaps[OVC_SLOTS];
+
+/* Epoch state. */
+static struct cpu_mark epoch_mark;
+static uint64_t epoch_offered[OVC_CLASS_COUNT];
+static uint64_t epoch_admitted[OVC_CLASS_COUNT];
+
+static double mem_fraction(uint64_t used)
+{
+	struct mem_info mi;
+
+	shm_info(&mi);
+	return mi.total_size ? (double)used / (double)mi.total_size : 0;
+}
+
+static void do_epoch(ovc_time_ns now)
+{
+	struct cpu_mark m;
+	struct ovc_measure meas;
+	struct ovc_output out;
+	double rho;
+	int c, rc;
+
+	mark(&m, now);
+	rho = occupancy(&epoch_mark, &m);
+	memset(&meas, 0, sizeof(meas));
+	meas.dt_s = epoch_mark.t > 0 ? (double)(now - epoch_mark.t) / 1e9 : 0;
+	meas.cpu = rho;
+	meas.mem = mem_fraction(atomic_load(&ovc->mem_used));
+	meas.queue_len = 0;
+	meas.queue_cap = 0;
+	meas.queue_delay_s = 0;
+	for(c = 0; c < OVC_CLASS_COUNT; c++) {
+		uint64_t o = atomic_load(&ovc->total.v[c][OVC_V_OFFERED]);
+		uint64_t a = atomic_load(&ovc->total.v[c][OVC_V_ADMITTED]);
+
+		/* a reset makes totals go back: count from zero then */
+		meas.offered[c] = o >= epoch_offered[c] ? o - epoch_offered[c] : o;
+		meas.admitted[c] = a >= epoch_admitted[c] ? a - epoch_admitted[c] : a;
+		epoch_offered[c] = o;
+		epoch_admitted[c] = a;
+	}
+	if(m.valid)
+		epoch_mark = m;
+	else
+		epoch_mark.t = now;
+	if(rho >= 0)
+		ovc_dstore(&ovc->cpu, rho);
+	if(meas.dt_s <= 0 || rho < 0)
+		return; /* first epoch or no reading: keep the last decision */
+
+	lock_get(&ovc->lock);
+	rc = ovc_ctl_step(ovc->ctl, &meas, now, &out);
+	lock_release(&ovc->lock);
+	if(rc != OVC_OK)
+		return;
+	if(!isfinite(out.f) || out.f < 0 || out.f > 1)
+		return;
+	ovc_acceptor_set(&ovc->acc, out.f);
+	ovc_dstore(&ovc->f, out.f);
+	atomic_fetch_add(&ovc->epochs, 1);
+}
+
+/* Moves second s's counts (s ended more than a second ago) into the
+ * history ring and clears its slot for reuse. */
+static void close_second(int64_t s)
+{
+	struct ovc_counts *slot = &ovc->slot[s % OVC_SLOTS];
+	struct sec_snap *sn = &snaps[s % OVC_SLOTS];
+	struct ovc_row row;
+	int c, v;
+
+	memset(&row, 0, sizeof(row));
+	row.time = s + ovc->mono_to_unix;
+	row.alg = atomic_load(&ovc->alg);
+	row.f = sn->f;
+	row.cpu = sn->cpu;
+	row.mem_used = sn->mem;
+	for(c = 0; c < OVC_CLASS_COUNT; c++)
+		for(v = 0; v < OVC_V_COUNT; v++)
+			row.v[c][v] = atomic_exchange(&slot->v[c][v], 0);
+	row.replies = atomic_exchange(&ovc->replies_slot[s % OVC_SLOTS], 0);
+
+	lock_get(&ovc->lock);
+	ovc->hist[ovc->hist_next] = row;
+	ovc->hist_next = (ovc->hist_next + 1) % ovc->hist_size;
+	if(ovc->hist_count < ovc->hist_size)
+		ovc->hist_count++;
+	lock_release(&ovc->lock);
+}
+
+/* Applies a pending algorithm/parameter change. Returns the epoch, ns. */
+static ovc_time_ns apply_reconfig(void)
+{
+	ovc_time_ns epoch;
+
+	lock_get(&ovc->lock);
+	if(atomic_exchange(&ovc->reconfig, 0)) {
+		enum ovc_alg alg = atomic_load(&ovc->alg);
+
+		if(ovc_ctl_alg(ovc->ctl) != alg) {
+			if(ovc_ctl_init(ovc->ctl, alg, &ovc->params) == OVC_OK) {
+				/* a new controller starts from "accept everything" */
+				ovc_acceptor_set(&ovc->acc, 1.0);
+				ovc_dstore(&ovc->f, 1.0);
+			} else {
+				LM_ERR("cannot switch to algorithm %s\n", ovc_alg_name(alg));
+			}
+		} else {
+			ovc_ctl_reconfigure(ovc->ctl, &ovc->params);
+		}
+	}
+	epoch = (ovc_time_ns)ovc_ctl_epoch_ms(ovc->ctl) * OVC_NS_PER_MS;
+	lock_release(&ovc->lock);
+	if(epoch < 5 * OVC_NS_PER_MS)
+		epoch = 5 * OVC_NS_PER_MS;
+	return epoch;
+}
+
+static void sleep_until(ovc_time_ns t)
+{
+	struct timespec ts;
+
+	ts.tv_sec = t / OVC_NS_PER_S;
+	ts.tv_nsec = t % OVC_NS_PER_S;
+	while(clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+void ovc_ticker_run(void)
+{
+	ovc_time_ns now, epoch, next_epoch, next_sec;
+	struct cpu_mark sec_mark;
+	int64_t done, s;
+
+	now = ovc_now_ns();
+	mark(&epoch_mark, now);
+	sec_mark = epoch_mark;
+	epoch = apply_reconfig();
+	next_epoch = now + epoch;
+	done = now / OVC_NS_PER_S - 1; /* last second closed */
+	next_sec = (done + 2) * OVC_NS_PER_S;
+	for(s = 0; s < OVC_SLOTS; s++)
+		snaps[s].f = 1.0;
+
+	for(;;) {
+		sleep_until(next_epoch < next_sec ? next_epoch : next_sec);
+		cfg_update();
+		now = ovc_now_ns();
+		if(atomic_load(&ovc->reconfig)) {
+			epoch = apply_reconfig();
+			next_epoch = now + epoch;
+		}
+		if(now >= next_epoch) {
+			atomic_store(&ovc->mem_used, ovc_sampler_mem_used());
+			do_epoch(now);
+			next_epoch += epoch;
+			if(next_epoch <= now)
+				next_epoch = now + epoch; /* fell behind: re-base */
+		}
+		if(now >= next_sec) {
+			struct cpu_mark m;
+			int64_t ended = now / OVC_NS_PER_S - 1; /* just ended */
+			struct sec_snap *sn = &snaps[ended % OVC_SLOTS];
+			double rho;
+
+			mark(&m, now);
+			rho = occupancy(&sec_mark, &m);
+			if(m.valid)
+				sec_mark = m;
+			sn->cpu = rho >= 0 ? rho : 0;
+			sn->f = ovc_dload(&ovc->f);
+			sn->mem = atomic_load(&ovc->mem_used);
+			ovc_dstore(&ovc->cpu_1s, sn->cpu);
+			/* close every second that ended more than a second ago; after
+			 * a stall longer than the slot ring a slot may hold several
+			 * seconds' counts: resolution is lost, counts are not */
+			for(s = done + 1; s <= ended - 1; s++)
+				close_second(s);
+			if(ended - 1 > done)
+				done = ended - 1;
+			next_sec = (now / OVC_NS_PER_S + 1) * OVC_NS_PER_S;
+		}
+	}
+}

@@ -1,0 +1,263 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ovc integration test helpers: start/stop real kamailio and SIPp on
+# loopback, optionally inside a CPU-capped cgroup, read their results.
+# Every process a test starts is recorded and killed by PID on exit; every
+# load run is bounded by a call count and a timeout.
+
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+MOD="$TOP/modules/ovc/ovc.so"
+CFG="$TOP/configs/ovc-proxy.cfg"
+SCN="$TOP/scenarios"
+T_NAME=$(basename "$0" .sh)
+T_DIR=$(mktemp -d "/tmp/ovc-${T_NAME}.XXXXXX")
+# ports unique per test run so parallel runs do not collide
+T_BASE=$((20000 + ($$ % 1500) * 20))
+PROXY_PORT=$((T_BASE + 0))
+UAS_PORT=$((T_BASE + 1))
+UAC_PORT=$((T_BASE + 2))
+CTL="unix:$T_DIR/ctl"
+T_PIDS=()
+T_CGROUPS=()
+T_KPID=""
+T_FAILS=0
+
+log() { echo "[$T_NAME] $*"; }
+fail() {
+	echo "[$T_NAME] FAIL: $*"
+	T_FAILS=$((T_FAILS + 1))
+}
+ok() { echo "[$T_NAME] ok: $*"; }
+
+# check NAME COND-EXPR MESSAGE: records a failure when the awk expression
+# (with the numbers substituted) is false.
+check() {
+	local what=$1 expr=$2
+	if awk "BEGIN { exit !($expr) }"; then
+		ok "$what ($expr)"
+	else
+		fail "$what ($expr)"
+	fi
+}
+
+cleanup() {
+	local p
+	for p in "${T_PIDS[@]:-}"; do
+		[ -n "$p" ] && kill "$p" 2>/dev/null || true
+	done
+	for p in "${T_PIDS[@]:-}"; do
+		[ -n "$p" ] || continue
+		for _ in $(seq 1 50); do
+			kill -0 "$p" 2>/dev/null || break
+			sleep 0.1
+		done
+		kill -9 "$p" 2>/dev/null || true
+	done
+	for p in "${T_CGROUPS[@]:-}"; do
+		[ -n "$p" ] && rmdir "$p" 2>/dev/null || true
+	done
+	if [ "${T_KEEP:-0}" = 1 ] || [ "$T_FAILS" -gt 0 ]; then
+		log "logs kept in $T_DIR"
+	else
+		rm -rf "$T_DIR"
+	fi
+}
+trap cleanup EXIT
+
+# finish: print the verdict line and exit with the test's status.
+finish() {
+	if [ "$T_FAILS" -gt 0 ]; then
+		log "FAILED ($T_FAILS)"
+		exit 1
+	fi
+	log "PASSED"
+	exit 0
+}
+
+# cg_make QUOTA_US PERIOD_US: creates a cpu+cpuacct cgroup (v1) and prints
+# the cpu group's path. The group is removed on exit.
+cg_make() {
+	local q=$1 p=$2 name="ovc-${T_NAME}-$$"
+	local cpu=/sys/fs/cgroup/cpu/$name acct=/sys/fs/cgroup/cpuacct/$name
+	[ -d /sys/fs/cgroup/cpu ] || { echo "no cgroup v1 cpu controller" >&2; return 1; }
+	mkdir -p "$cpu" "$acct"
+	T_CGROUPS+=("$cpu" "$acct")
+	echo "$p" >"$cpu/cpu.cfs_period_us"
+	echo "$q" >"$cpu/cpu.cfs_quota_us"
+	echo "$name"
+}
+
+# kam_start [-c CGNAME] [-n NAME] DEFINE...: starts kamailio with the proxy
+# cfg and the given -A defines; waits for its control socket.
+kam_start() {
+	local cg="" name=kam
+	while [ $# -gt 0 ]; do
+		case "$1" in
+		-c) cg=$2; shift 2 ;;
+		-n) name=$2; shift 2 ;;
+		*) break ;;
+		esac
+	done
+	# shellcheck disable=SC2206
+	local args=(-f "$CFG" -DD -E -P "$T_DIR/$name.pid" -Y "$T_DIR" -m 1024
+		${KAM_OPTS:-}
+		-A "OVC_SO=\"$MOD\"" -A "CTL_SOCK=\"$CTL\""
+		-A "LISTEN=udp:127.0.0.1:$PROXY_PORT"
+		-A "NEXT_HOP=\"sip:127.0.0.1:$UAS_PORT\"")
+	local d
+	for d in "$@"; do args+=(-A "$d"); done
+	rm -f "$T_DIR/ctl" "$T_DIR/$name.pid"
+	if [ -n "$cg" ]; then
+		sh -c 'echo $$ >/sys/fs/cgroup/cpu/'"$cg"'/cgroup.procs &&
+			echo $$ >/sys/fs/cgroup/cpuacct/'"$cg"'/cgroup.procs &&
+			exec kamailio "$@"' kamailio "${args[@]}" \
+			>"$T_DIR/$name.log" 2>&1 &
+	else
+		kamailio "${args[@]}" >"$T_DIR/$name.log" 2>&1 &
+	fi
+	T_PIDS+=("$!")
+	for _ in $(seq 1 100); do
+		if [ -S "$T_DIR/ctl" ] && [ -s "$T_DIR/$name.pid" ]; then
+			T_KPID=$(cat "$T_DIR/$name.pid")
+			T_PIDS+=("$T_KPID")
+			return 0
+		fi
+		sleep 0.1
+	done
+	log "kamailio did not start; log:"
+	tail -20 "$T_DIR/$name.log"
+	return 1
+}
+
+# kam_stop: stops the kamailio started last (by its PID file).
+kam_stop() {
+	[ -n "$T_KPID" ] || return 0
+	kill "$T_KPID" 2>/dev/null || true
+	for _ in $(seq 1 100); do
+		kill -0 "$T_KPID" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -9 "$T_KPID" 2>/dev/null || true
+	T_KPID=""
+	rm -f "$T_DIR/ctl"
+}
+
+rpc() { kamcmd -s "$CTL" "$@"; }
+
+# uas_start NAME [SCENARIO]: a SIPp UAS on UAS_PORT writing per-second
+# stats and message counts into $T_DIR/NAME/. Bounded: exits after 600 s.
+uas_start() {
+	local name=$1 scen=${2:-$SCN/uas.xml}
+	mkdir -p "$T_DIR/$name"
+	(cd "$T_DIR/$name" && exec timeout 600 sipp -sf "$scen" -i 127.0.0.1 \
+		-p "$UAS_PORT" -nostdin -trace_stat -stf stat.csv \
+		-trace_counts -fd 1 >out.txt 2>&1) &
+	T_UAS_PID=$!
+	T_PIDS+=("$T_UAS_PID")
+	sleep 0.3
+}
+
+# uas_stop: stops the UAS started last (timeout passes SIGTERM to SIPp).
+uas_stop() {
+	[ -n "${T_UAS_PID:-}" ] || return 0
+	kill "$T_UAS_PID" 2>/dev/null || true
+	for _ in $(seq 1 50); do
+		kill -0 "$T_UAS_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	T_UAS_PID=""
+}
+
+# uac_run NAME RATE CALLS [extra sipp args]: runs the 503-aware UAC to the
+# proxy in the foreground until CALLS calls are done (bounded: 300 s);
+# results in $T_DIR/NAME/.
+uac_run() {
+	local name=$1 rate=$2 calls=$3
+	shift 3
+	mkdir -p "$T_DIR/$name"
+	(cd "$T_DIR/$name" && timeout "${UAC_TIMEOUT:-300}" sipp -sf "$SCN/uac.xml" -i 127.0.0.1 \
+		-p "$UAC_PORT" "127.0.0.1:$PROXY_PORT" -s ovc -r "$rate" \
+		-m "$calls" -d 0 -l 100000 -nostdin -trace_stat -stf stat.csv \
+		-trace_counts -fd 1 "$@" >out.txt 2>&1) || true
+}
+
+# counts_col NAME COLUMN: last cumulative value of a SIPp counts column
+# (e.g. 3_503_Recv) of run NAME; 0 when absent.
+counts_col() {
+	local f
+	f=$(ls "$T_DIR/$1"/*_counts.csv 2>/dev/null | head -n1 || true)
+	[ -n "$f" ] || { echo 0; return; }
+	awk -F';' -v col="$2" 'NR == 1 { for(i = 1; i <= NF; i++) if($i == col) c = i; next }
+		c { v = $c } END { print v + 0 }' "$f"
+}
+
+# counts_window NAME COLUMN FROM TO: increase of a cumulative counts column
+# between rows FROM and TO (1 row per second; row 1 is t=0).
+counts_window() {
+	local f
+	f=$(ls "$T_DIR/$1"/*_counts.csv 2>/dev/null | head -n1 || true)
+	[ -n "$f" ] || { echo 0; return; }
+	awk -F';' -v col="$2" -v a="$3" -v b="$4" '
+		NR == 1 { for(i = 1; i <= NF; i++) if($i == col) c = i; next }
+		{ r = NR - 1; if(r == a) va = $c; if(r <= b) vb = $c }
+		END { print vb - va }' "$f"
+}
+
+# stat_col NAME COLUMN: last value of a SIPp stat CSV column of run NAME.
+stat_col() {
+	awk -F';' -v col="$2" 'NR == 1 { for(i = 1; i <= NF; i++) if($i == col) c = i; next }
+		c { v = $c } END { print v + 0 }' "$T_DIR/$1/stat.csv"
+}
+
+# csv_check FILE: verifies the per-second balance of every ovc.csv row:
+# offered = admitted + rejected + dropped + queued - dequeued (per class).
+# Prints "rows=N bad=M" and returns non-zero when a row is off.
+csv_check() {
+	awk -F',' '
+		NR == 1 { for(i = 1; i <= NF; i++) col[$i] = i; next }
+		function v(n) { return (n in col) ? $(col[n]) + 0 : 0 }
+		{
+			rows++
+			split("invite indialog register other", cls, " ")
+			for(k = 1; k <= 4; k++) {
+				c = cls[k]
+				lhs = v(c "_offered")
+				rhs = v(c "_admitted") + v(c "_rejected") + v(c "_dropped") \
+					+ v(c "_queued") - v(c "_dequeued")
+				if(lhs != rhs) { bad++; print "unbalanced " c ": " $0 > "/dev/stderr" }
+			}
+		}
+		END { printf "rows=%d bad=%d\n", rows, bad; exit bad > 0 || rows == 0 }' "$1"
+}
+
+# csv_sum FILE COLUMN: sum of a column over all rows of an ovc.csv dump.
+csv_sum() {
+	awk -F',' -v name="$2" 'NR == 1 { for(i = 1; i <= NF; i++) if($i == name) c = i; next }
+		c { s += $c } END { print s + 0 }' "$1"
+}
+
+# stats_val KEY: a top-level number from ovc.stats (e.g. f, cpu).
+stats_val() {
+	rpc ovc.stats | awk -v k="$1" '$1 == k ":" { print $2; exit }'
+}
+
+# stats_class CLASS KEY: a per-class counter from ovc.stats.
+stats_class() {
+	rpc ovc.stats | awk -v c="$1" -v k="$2" '
+		$1 == c ":" { in_c = 1; next }
+		in_c && $1 == "}" { in_c = 0 }
+		in_c && $1 == k ":" { print $2; exit }'
+}
+
+# timely_window NAME FROM TO: calls set up within 500 ms (INVITE -> 200,
+# SIPp rtd "setup") between stat rows FROM and TO.
+timely_window() {
+	awk -F';' -v a="$2" -v b="$3" '
+		NR == 1 { for(i = 1; i <= NF; i++)
+				if($i ~ /^ResponseTimeRepartitionsetup_<(50|100|200|500)$/) c[i] = 1
+			next }
+		{ r = NR - 1; s = 0; for(i in c) s += $i
+			if(r == a) va = s; if(r <= b) vb = s }
+		END { print vb - va }' "$T_DIR/$1/stat.csv"
+}

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A bad modparam value stops kamailio at start-up (kamailio -c) with a
+# message naming the parameter and the accepted range; a good one passes.
+. "$(dirname "$0")/lib.sh"
+
+# cfg_with LINE: the proxy cfg with LINE added after ovc's modparams.
+cfg_with() {
+	sed "/^modparam(\"ovc\", \"cpu_source\"/a $1" "$CFG" >"$T_DIR/t.cfg"
+}
+
+# expect_bad LINE PATTERN: kamailio -c must fail and print PATTERN.
+expect_bad() {
+	local line=$1 pat=$2 out rc
+	cfg_with "$line"
+	set +e
+	out=$(kamailio -c -f "$T_DIR/t.cfg" -A "OVC_SO=\"$MOD\"" \
+		-A "CTL_SOCK=\"$CTL\"" -A "LISTEN=udp:127.0.0.1:$PROXY_PORT" 2>&1)
+	rc=$?
+	set -e
+	if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -qE "$pat" &&
+		! printf '%s\n' "$out" | grep -q "config file ok"; then
+		ok "refused: $line -> $(printf '%s\n' "$out" | grep -m1 -oE "$pat")"
+	else
+		fail "not refused as expected: $line (rc=$rc)"
+		printf '%s\n' "$out" | tail -5
+	fi
+}
+
+cfg_with 'modparam("ovc", "reject_code", 500)'
+if kamailio -c -f "$T_DIR/t.cfg" -A "OVC_SO=\"$MOD\"" -A "CTL_SOCK=\"$CTL\"" \
+	-A "LISTEN=udp:127.0.0.1:$PROXY_PORT" >"$T_DIR/good.log" 2>&1; then
+	ok "a valid configuration passes kamailio -c"
+else
+	fail "a valid configuration is refused"
+	tail -5 "$T_DIR/good.log"
+fi
+
+expect_bad 'modparam("ovc", "param", "occ.target=1.7")' \
+	'"param": occ.target: 1.7 is outside \[0.01, 1\]'
+expect_bad 'modparam("ovc", "param", "occ.target=abc")' '"param": occ.target'
+expect_bad 'modparam("ovc", "param", "nosuch.knob=1")' '"param": .*nosuch.knob'
+expect_bad 'modparam("ovc", "algorithm", "fastest")' \
+	'"algorithm": unknown .fastest.'
+expect_bad 'modparam("ovc", "mode", "both")' '"mode": .both. is not multi or single'
+expect_bad 'modparam("ovc", "cpu_source", "gpu")' '"cpu_source": .gpu.'
+expect_bad 'modparam("ovc", "cpu_capacity", "-2")' '"cpu_capacity": .-2.'
+expect_bad 'modparam("ovc", "reject_code", 99)' \
+	'"reject_code": 99 is out of range \[400, 699\]'
+expect_bad 'modparam("ovc", "retry_after", -1)' '"retry_after": -1 is out of range'
+expect_bad 'modparam("ovc", "dry_run", 2)' '"dry_run": 2 is out of range \[0, 1\]'
+expect_bad 'modparam("ovc", "stats_history", 1)' '"stats_history": 1 is out of range'
+
+# a bad flag to ovc_admit() is refused when the script is fixed up, which
+# kamailio -c does not do: start the server for real, it must exit
+sed 's/^\tovc_admit();/\tovc_admit("loud");/' "$CFG" >"$T_DIR/t.cfg"
+set +e
+out=$(timeout 20 kamailio -f "$T_DIR/t.cfg" -DD -E -P "$T_DIR/flag.pid" \
+	-Y "$T_DIR" -A "OVC_SO=\"$MOD\"" -A "CTL_SOCK=\"$CTL\"" \
+	-A "LISTEN=udp:127.0.0.1:$PROXY_PORT" 2>&1)
+rc=$?
+set -e
+if [ $rc -ne 0 ] && [ $rc -ne 124 ] &&
+	printf '%s\n' "$out" | grep -q 'ovc_admit("loud"): unknown flag'; then
+	ok "ovc_admit(\"loud\") stops kamailio at start (rc=$rc)"
+else
+	fail "ovc_admit(\"loud\") not refused (rc=$rc)"
+fi
+finish
