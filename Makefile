@@ -85,7 +85,7 @@ $(UNIT_SAN): $(UNIT_SRC) $(LIB_SAN) | $(BUILD)/tests
 $(BUILD)/lib $(BUILD)/lib-san $(BUILD)/mod $(BUILD)/tests:
 	mkdir -p $@
 
-check: check-unit check-asan check-integration
+check: check-unit check-asan check-sim check-bench check-integration
 
 check-unit: $(UNIT)
 	$(UNIT)
@@ -111,3 +111,4 @@ clean:
 # Testbed/campaign tools and the simulator bring their own fragments.
 -include bench/bench.mk
 -include bench/sim/sim.mk
+-include tests/fuzz/fuzz.mk

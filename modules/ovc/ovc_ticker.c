@@ -20,35 +20,28 @@
 #include "core/dprint.h"
 #include "core/mem/shm.h"
 
+#include "ovc/cpu.h"
+
 #include "ovc_sampler.h"
 #include "ovc_shm.h"
 #include "ovc_ticker.h"
 
-/* CPU reading at one instant. */
-struct cpu_mark
+/* Occupancy meters over the same busy-time counter: one per epoch, one
+ * per second. A gap longer than 10 s re-baselines (no stale average). */
+static struct ovc_cpu_meter epoch_meter, sec_meter;
+
+/* Reads the busy counter once and feeds meter m. Returns the occupancy
+ * since m's last sample, or -1 when there is none yet. */
+static double meter_sample(struct ovc_cpu_meter *m, ovc_time_ns now)
 {
-	ovc_time_ns t;
 	uint64_t busy;
-	int valid;
-};
+	double occ;
 
-/* Occupancy between two marks, fraction of capacity; -1 when unknown
- * (no reading, no time elapsed, counter went backwards). */
-static double occupancy(const struct cpu_mark *a, const struct cpu_mark *b)
-{
-	double dt, busy;
-
-	if(!a->valid || !b->valid || b->t <= a->t || b->busy < a->busy)
+	if(ovc_sampler_cpu_ns(&busy) != 0)
 		return -1;
-	dt = (double)(b->t - a->t);
-	busy = (double)(b->busy - a->busy);
-	return busy / (dt * ovc->cpu_capacity);
-}
-
-static void mark(struct cpu_mark *m, ovc_time_ns now)
-{
-	m->t = now;
-	m->valid = ovc_sampler_cpu_ns(&m->busy) == 0;
+	if(ovc_cpu_sample(m, busy, now, &occ) != OVC_OK)
+		return -1;
+	return occ;
 }
 
 /* Per-second snapshot, indexed by monotonic second % OVC_SLOTS. */
@@ -62,7 +55,7 @@ struct sec_snap
 static struct sec_snap snaps[OVC_SLOTS];
 
 /* Epoch state. */
-static struct cpu_mark epoch_mark;
+static ovc_time_ns epoch_last; /* time of the last epoch, ns */
 static uint64_t epoch_offered[OVC_CLASS_COUNT];
 static uint64_t epoch_admitted[OVC_CLASS_COUNT];
 
@@ -76,16 +69,15 @@ static double mem_fraction(uint64_t used)
 
 static void do_epoch(ovc_time_ns now)
 {
-	struct cpu_mark m;
 	struct ovc_measure meas;
 	struct ovc_output out;
 	double rho;
 	int c, rc;
 
-	mark(&m, now);
-	rho = occupancy(&epoch_mark, &m);
+	rho = meter_sample(&epoch_meter, now);
 	memset(&meas, 0, sizeof(meas));
-	meas.dt_s = epoch_mark.t > 0 ? (double)(now - epoch_mark.t) / 1e9 : 0;
+	meas.dt_s = epoch_last > 0 ? (double)(now - epoch_last) / 1e9 : 0;
+	epoch_last = now;
 	meas.cpu = rho;
 	meas.mem = mem_fraction(atomic_load(&ovc->mem_used));
 	meas.queue_len = 0;
@@ -101,10 +93,6 @@ static void do_epoch(ovc_time_ns now)
 		epoch_offered[c] = o;
 		epoch_admitted[c] = a;
 	}
-	if(m.valid)
-		epoch_mark = m;
-	else
-		epoch_mark.t = now;
 	if(rho >= 0)
 		ovc_dstore(&ovc->cpu, rho);
 	if(meas.dt_s <= 0 || rho < 0)
@@ -191,12 +179,14 @@ static void sleep_until(ovc_time_ns t)
 void ovc_ticker_run(void)
 {
 	ovc_time_ns now, epoch, next_epoch, next_sec;
-	struct cpu_mark sec_mark;
 	int64_t done, s;
 
+	ovc_cpu_init(&epoch_meter, ovc->cpu_capacity, 10 * OVC_NS_PER_S);
+	ovc_cpu_init(&sec_meter, ovc->cpu_capacity, 10 * OVC_NS_PER_S);
 	now = ovc_now_ns();
-	mark(&epoch_mark, now);
-	sec_mark = epoch_mark;
+	meter_sample(&epoch_meter, now);
+	meter_sample(&sec_meter, now);
+	epoch_last = now;
 	epoch = apply_reconfig();
 	next_epoch = now + epoch;
 	done = now / OVC_NS_PER_S - 1; /* last second closed */
@@ -220,15 +210,10 @@ void ovc_ticker_run(void)
 				next_epoch = now + epoch; /* fell behind: re-base */
 		}
 		if(now >= next_sec) {
-			struct cpu_mark m;
 			int64_t ended = now / OVC_NS_PER_S - 1; /* just ended */
 			struct sec_snap *sn = &snaps[ended % OVC_SLOTS];
-			double rho;
+			double rho = meter_sample(&sec_meter, now);
 
-			mark(&m, now);
-			rho = occupancy(&sec_mark, &m);
-			if(m.valid)
-				sec_mark = m;
 			sn->cpu = rho >= 0 ? rho : 0;
 			sn->f = ovc_dload(&ovc->f);
 			sn->mem = atomic_load(&ovc->mem_used);
