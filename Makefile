@@ -46,7 +46,7 @@ UNIT_SAN = $(BUILD)/tests/unit_tests_san
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
 .PHONY: all lib module deps check check-unit check-asan check-integration \
-	demo bench clean format
+	check-docs docs demo bench clean format
 
 all: lib module
 
@@ -85,13 +85,22 @@ $(UNIT_SAN): $(UNIT_SRC) $(LIB_SAN) | $(BUILD)/tests
 $(BUILD)/lib $(BUILD)/lib-san $(BUILD)/mod $(BUILD)/tests:
 	mkdir -p $@
 
-check: check-unit check-asan check-sim check-bench check-integration
+check: check-unit check-asan check-docs check-sim check-bench check-integration
 
 check-unit: $(UNIT)
 	$(UNIT)
 
 check-asan: $(UNIT_SAN)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(UNIT_SAN)
+
+$(BUILD)/params_doc: scripts/params_doc.c $(LIB) | $(BUILD)/tests
+	$(CC) $(LIB_CFLAGS) -o $@ $< $(LIB) -lm
+
+docs: $(BUILD)/params_doc
+	./scripts/check-docs.sh --update
+
+check-docs: $(BUILD)/params_doc
+	./scripts/check-docs.sh
 
 check-integration: all
 	./tests/integration/run.sh

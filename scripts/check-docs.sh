@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# check-docs.sh [--update]: the module README must carry the parameter
+# registry table exactly as the library defines it (between the markers
+# <!-- params:begin --> and <!-- params:end -->), and must document every
+# modparam, script function, pseudo-variable key, RPC and statistic that the
+# module exports. --update rewrites the table in place.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+readme="$top/modules/ovc/README.md"
+gen="$top/build/params_doc"
+table=$("$gen")
+
+if [ "${1:-}" = --update ]; then
+	awk -v t="$table" '
+		/<!-- params:begin -->/ { print; print t; skip = 1; next }
+		/<!-- params:end -->/ { skip = 0 }
+		!skip { print }' "$readme" >"$readme.tmp"
+	mv "$readme.tmp" "$readme"
+	echo "check-docs: parameter table refreshed in $readme"
+	exit 0
+fi
+
+bad=0
+have=$(awk '/<!-- params:begin -->/ { on = 1; next }
+	/<!-- params:end -->/ { on = 0 } on' "$readme")
+if [ "$have" != "$table" ]; then
+	echo "check-docs: the parameter table in $readme is stale (make docs)"
+	diff <(printf '%s\n' "$have") <(printf '%s\n' "$table") | head -20
+	bad=1
+fi
+src="$top/modules/ovc"
+# modparams and functions from the export tables, RPCs from ovc_rpc.c
+names=$(sed -n '/^static param_export_t params/,/^};/p' "$src/ovc_mod.c" |
+	grep -oE '^\s*\{"[a-z_]+"' | tr -d '{" \t')
+names+=" ovc_admit "
+names+=$(grep -oE '\{"ovc\.[a-z]+"' "$src/ovc_rpc.c" | tr -d '{"' | tr '\n' ' ')
+names+=" \$ovc(verdict) \$ovc(f) \$ovc(cpu) \$ovc(queue) KSR.ovc.admit KSR.ovc.admit_flags"
+for c in invite indialog register other; do
+	for v in offered admitted rejected dropped queued dequeued would_reject; do
+		names+=" ${c}_${v}"
+	done
+done
+names+=" replies_sent"
+for n in $names; do
+	if ! grep -qF -- "$n" "$readme"; then
+		echo "check-docs: $readme does not document '$n'"
+		bad=1
+	fi
+done
+[ "$bad" = 0 ] && echo "check-docs: $readme documents every export and parameter"
+exit "$bad"
