@@ -4,16 +4,20 @@
 #
 #   calibrate.sh [--quick]
 #
-# 1. Forwarding cost: no control, BENCH_CAL_R cps (default 100) -> CPU
-#    per call c_f (cgroup cpuacct); capacity estimate rho = R / CPU share.
+# 1. Forwarding cost (paper 003 Fig. 2): no control at two rates
+#    (BENCH_CAL_R / 2 and BENCH_CAL_R, default 120 cps): the slope of
+#    proxy CPU (cgroup cpuacct, fraction of the quota) versus rate is the
+#    CPU cost of a call, c_f; the line reaches the quota at rho_cpu.
 # 2. Rejection cost: every INVITE answered by a stateless 503 at the top
-#    of the route (ratelimit-proxy.cfg -A REJECT_ALL) at 2 R -> c_r;
-#    beta = c_f / c_r (paper 003 Fig. 2).
-# 3. Capacity rho_M: the highest of 1.1, 1.0, 0.9, 0.8 x rho (quick: 1.0,
-#    0.9, 0.8) that a run without control completes with no failed call,
-#    goodput >= 97 % of offered and p95 setup under T1 (500 ms).
+#    of the route (ratelimit-proxy.cfg -A REJECT_ALL) at R and 2 R: slope
+#    c_r; beta = c_f / c_r.
+# 3. Capacity rho_M: starting at rho_cpu, the highest rate (steps of
+#    10 %, up to +30 % quick, +60 % full) that a run without control completes with no failed call,
+#    goodput >= 97 % of offered, p95 setup under T1 (500 ms) and the
+#    proxy CPU under 97 % of its quota.
 # Writes $BENCH_OUT/calibration.env (RHO_M, BETA, CT, CPU costs); the
-# runs stay in $BENCH_OUT/calibration/. The testbed must be up.
+# runs stay in $BENCH_OUT/calibration/. --quick: 5 s runs instead of 8.
+# The testbed must be up.
 set -euo pipefail
 here=$(dirname "$0")
 . "$here/lib.sh"
@@ -23,66 +27,89 @@ quick=no
 cal="$BENCH_OUT/calibration"
 rm -rf "$cal"
 mkdir -p "$cal"
-R=${BENCH_CAL_R:-100}
+R=${BENCH_CAL_R:-120}
 dur=8
-[ "$quick" = yes ] && dur=6
+[ "$quick" = yes ] && dur=5
 jget() { "$BENCH_BIN/ovc-jget" "$@"; }
 quota=$(awk -v q="$BENCH_CPU_QUOTA_US" -v p="$BENCH_CPU_PERIOD_US" \
 	'BEGIN { print q / p }')
 
-# CPU seconds per call at rate r from a run's summary (cpu is a fraction
-# of the quota)
-per_call() {
-	awk -v u="$1" -v q="$quota" -v r="$2" 'BEGIN { printf "%.9f", u * q / r }'
+# cal_point ALG RATE NAME: prints "offered_cps cpu_share" of a short run
+cal_point() {
+	"$here/run.sh" -a "$1" -p constant -r 1 -R "$2" -d "$dur" -w 2 \
+		-o "$cal/$3" >/dev/null
+	jget "$cal/$3/summary.json" offered_cps extra_mean.proxy_cpu
+}
+# slope and intercept of the line through two (rate, cpu share) points
+line() {
+	awk -v x1="$1" -v y1="$2" -v x2="$3" -v y2="$4" 'BEGIN {
+		s = (y2 - y1) / (x2 - x1); printf "%.9f %.6f\n", s, y1 - s * x1 }'
 }
 
-say "calibration 1/3: forwarding cost at $R cps"
-"$here/run.sh" -a none -p constant -r 1 -R "$R" -d "$dur" -w 2 \
-	-o "$cal/forward" >/dev/null
-read -r uf offf < <(jget "$cal/forward/summary.json" extra_mean.proxy_cpu \
-	offered_cps)
-cf=$(per_call "$uf" "$offf")
-rho_est=$(awk -v r="$offf" -v u="$uf" 'BEGIN { printf "%d", r / u }')
-
-say "calibration 2/3: rejection cost at $((2 * R)) cps"
-"$here/run.sh" -a reject -p constant -r 1 -R "$((2 * R))" -d "$dur" -w 2 \
-	-o "$cal/reject" >/dev/null
-read -r ur offr < <(jget "$cal/reject/summary.json" extra_mean.proxy_cpu \
-	offered_cps)
-cr=$(per_call "$ur" "$offr")
+say "calibration 1/3: forwarding cost at $((R / 2)) and $R cps"
+read -r x1 y1 < <(cal_point none "$((R / 2))" forward-1)
+read -r x2 y2 < <(cal_point none "$R" forward-2)
+read -r sf if0 < <(line "$x1" "$y1" "$x2" "$y2")
+say "calibration 2/3: rejection cost at $R and $((2 * R)) cps"
+read -r x3 y3 < <(cal_point reject "$R" reject-1)
+read -r x4 y4 < <(cal_point reject "$((2 * R))" reject-2)
+read -r sr ir0 < <(line "$x3" "$y3" "$x4" "$y4")
+cf=$(awk -v s="$sf" -v q="$quota" 'BEGIN { printf "%.9f", s * q }')
+cr=$(awk -v s="$sr" -v q="$quota" 'BEGIN { printf "%.9f", s * q }')
 beta=$("$BENCH_BIN/ovc-bound" beta "$cf" "$cr" || echo nan)
+rho_est=$(awk -v s="$sf" -v i="$if0" \
+	'BEGIN { printf "%d", (s > 0 ? (1 - i) / s : 100) }')
 
-say "calibration 3/3: capacity around $rho_est cps"
-factors="1.1 1.0 0.9 0.8"
-[ "$quick" = yes ] && factors="1.0 0.9 0.8"
-rho_m=
-for k in $factors; do
-	r=$(awk -v a="$rho_est" -v k="$k" 'BEGIN { printf "%d", a * k }')
+say "calibration 3/3: capacity, from $rho_est cps"
+# passes RATE: is a run without control at RATE clean?
+passes() {
+	local r=$1 off good failed p95 cpu ok
 	"$here/run.sh" -a none -p constant -r 1 -R "$r" -d "$dur" -w 2 \
 		-o "$cal/cap-$r" >/dev/null
-	read -r off good failed p95 < <(jget "$cal/cap-$r/summary.json" \
-		offered_cps goodput_cps calls_failed setup_p95_ms)
-	ok=$(awk -v o="$off" -v g="$good" -v f="$failed" -v p="$p95" \
-		'BEGIN { print (f == 0 && g >= 0.97 * o && p != "-" && p < 500) ? 1 : 0 }')
-	say "  $r cps: offered $off, completed $good, failed $failed, p95 $p95 ms -> $([ "$ok" = 1 ] && echo ok || echo overloaded)"
-	if [ "$ok" = 1 ]; then
-		rho_m=$r
-		break
-	fi
-done
-[ -n "$rho_m" ] || {
-	rho_m=$(awk -v a="$rho_est" 'BEGIN { printf "%d", a * 0.7 }')
-	say "  no clean rate found: rho_M set to 0.7 x estimate = $rho_m"
+	read -r off good failed p95 cpu < <(jget "$cal/cap-$r/summary.json" \
+		offered_cps goodput_cps calls_failed setup_p95_ms \
+		extra_mean.proxy_cpu)
+	ok=$(awk -v o="$off" -v g="$good" -v f="$failed" -v p="$p95" -v c="$cpu" \
+		'BEGIN { print (f == 0 && g >= 0.97 * o && p != "-" && p < 500 &&
+			c < 0.97) ? 1 : 0 }')
+	say "  $r cps: offered $off, completed $good, failed $failed," \
+		"p95 $p95 ms, cpu $cpu: $([ "$ok" = 1 ] && echo clean || echo overloaded)"
+	[ "$ok" = 1 ]
 }
+step() { awk -v a="$rho_est" -v k="$1" 'BEGIN { printf "%d", a * k }'; }
+rho_m=
+if passes "$rho_est"; then
+	rho_m=$rho_est
+	ups="1.1 1.2 1.3"
+	[ "$quick" = yes ] || ups="1.1 1.2 1.3 1.4 1.5 1.6"
+	for k in $ups; do
+		passes "$(step "$k")" || break
+		rho_m=$(step "$k")
+	done
+else
+	for k in 0.9 0.8 0.7; do
+		if passes "$(step "$k")"; then
+			rho_m=$(step "$k")
+			break
+		fi
+	done
+fi
+if [ -z "$rho_m" ]; then
+	rho_m=$(step 0.6)
+	say "  no clean rate found: rho_M set to 0.6 x estimate = $rho_m"
+fi
 
-cat >"$BENCH_OUT/calibration.env" <<EOF
-# ovc testbed calibration, $(date -u +%Y-%m-%dT%H:%M:%SZ), mode $(bench_mode)
-# proxy CPU cap $BENCH_CPU_QUOTA_US us / $BENCH_CPU_PERIOD_US us
-RHO_M=$rho_m
-RHO_CPU_ESTIMATE=$rho_est
-BETA=$beta
-CT=${BENCH_CT:-0.9}
-CPU_PER_CALL_US=$(awk -v c="$cf" 'BEGIN { printf "%.1f", c * 1e6 }')
-CPU_PER_REJECT_US=$(awk -v c="$cr" 'BEGIN { printf "%.1f", c * 1e6 }')
-EOF
+{
+	echo "# ovc testbed calibration, $(date -u +%Y-%m-%dT%H:%M:%SZ), mode $(bench_mode)"
+	echo "# proxy CPU cap $BENCH_CPU_QUOTA_US us / $BENCH_CPU_PERIOD_US us"
+	echo "# (cps, cpu share of quota): forward ($x1, $y1) ($x2, $y2);" \
+		"reject ($x3, $y3) ($x4, $y4)"
+	echo "RHO_M=$rho_m"
+	echo "RHO_CPU_ESTIMATE=$rho_est"
+	echo "BETA=$beta"
+	echo "CT=${BENCH_CT:-0.9}"
+	echo "CPU_PER_CALL_US=$(awk -v c="$cf" 'BEGIN { printf "%.1f", c * 1e6 }')"
+	echo "CPU_PER_REJECT_US=$(awk -v c="$cr" 'BEGIN { printf "%.1f", c * 1e6 }')"
+	echo "CPU_IDLE_SHARE=$if0"
+} >"$BENCH_OUT/calibration.env"
 cat "$BENCH_OUT/calibration.env"
