@@ -6,14 +6,21 @@
 #   bench/sim/plot.sh [fig7|sweep|es|all]     (default all)
 #
 # fig7   000 Fig. 7: no control collapses and does not recover (time series)
-# sweep  goodput vs load for every algorithm libovc has, beta 36 and 4
-# es     ES tuning of the PI gains from 003 Table I's initial conditions
+# sweep  goodput vs load: 000's server (capacity 160, beta 36, BBC on the
+#        message buffer: 000 Fig. 11) and the testbed's calibration
+#        (bench/out/calibration.env: rho_M 193, beta 4.679; every algorithm
+#        libovc has, queue-based ones on the in-core queue: 003 Fig. 11)
+# es     ES tuning of the PI gains from 003 Table I's initial conditions on
+#        the testbed's calibration
 set -euo pipefail
+# ES constants scaled to this model's J (see bench/RESULTS.md, Simulator)
+ES_OPTS=${ES_OPTS:---gamma 0.8,0.7,0.2,0.02 --amp 0.25,1,2,5}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 sim=$top/build/sim/ovc-sim
 tune=$top/build/sim/ovc-es-tune
 out=$top/bench/sim/results
 algs=${SIM_ALGS:-none,bbc,occ,occupancy,aro,sired,rsoca,pi}
+tb=(--capacity "${SIM_RHO_M:-193}" --beta "${SIM_BETA:-4.679}")
 mkdir -p "$out"
 [ -x "$sim" ] || { echo "plot.sh: run 'make sim' first" >&2; exit 1; }
 
@@ -38,36 +45,42 @@ fig7() {
 	GP
 }
 
-sweep_one() { # beta file
-	"$sim" --sweep "$algs" --loads 0.25:4:0.25 --beta "$1" \
-		--metrics "$out/$2-metrics.csv" >"$out/$2.csv"
+sweep_one() { # file title algs ovc-sim-options...
+	local f=$1 title=$2 a=$3
+	shift 3
+	"$sim" --sweep "$a" --loads 0.25:4:0.25 "$@" \
+		--metrics "$out/$f-metrics.csv" >"$out/$f.csv"
 	gnuplot <<-GP
 	set terminal pngcairo size 900,600 noenhanced
-	set output "$out/$2.png"
+	set output "$out/$f.png"
 	set datafile separator ","
 	set datafile missing "nan"
-	set title "normalised goodput vs offered load, beta $1, UDP (ovc-sim)"
+	set title "$title"
 	set xlabel "r = offered / rho_M"
 	set ylabel "g = goodput / rho_M"
 	set key outside right
 	set yrange [0:1.05]
-	n = system("head -2 $out/$2.csv | tail -1 | tr ',' '\n' | wc -l")
-	plot for [i=2:n] "$out/$2.csv" using 1:i every ::0 with linespoints \
+	n = system("head -2 $out/$f.csv | tail -1 | tr ',' '\n' | wc -l")
+	plot for [i=2:n] "$out/$f.csv" using 1:i every ::0 with linespoints \
 		title columnheader(i)
 	GP
 }
 
 sweep() {
-	sweep_one 36 sweep-beta36
-	sweep_one 4 sweep-beta4
+	sweep_one sweep-000 "000's server: rho_M 160, beta 36, BBC on the message buffer (cf. 000 Fig. 11)" \
+		none,bbc,occ --incore 0
+	sweep_one sweep-testbed "testbed calibration: rho_M ${tb[1]}, beta ${tb[3]}, in-core queue for bbc/sired/pi (cf. 003 Fig. 11)" \
+		"$algs" "${tb[@]}"
 }
 
 es() {
-	local runs=("12,12,20,130" "2,2,20,130" "0.5,0.5,4,4" "1,1,20,130")
+	local runs=("12,12,20,130" "2,2,20,130" "0.5,0.5,4,4" "1,1,20,130"
+		"17,12,16.5,124")
 	local i=1
 	for init in "${runs[@]}"; do
-		"$tune" --init "$init" --iters "${ES_ITERS:-60}" --tf "${ES_TF:-60}" \
-			>"$out/es-run$i.csv"
+		[ -n "${ES_PLOT_ONLY:-}" ] && break
+		"$tune" "${tb[@]}" --init "$init" --iters "${ES_ITERS:-150}" \
+			--reps 2 $ES_OPTS >"$out/es-run$i.csv"
 		i=$((i + 1))
 	done
 	gnuplot <<-GP
@@ -76,10 +89,10 @@ es() {
 	set datafile separator ","
 	set multiplot layout 2,1 title "Extremum Seeking of the PI gains (003 Sec. VI) on ovc-sim"
 	set ylabel "J"
-	plot for [i=1:4] sprintf("$out/es-run%d.csv", i) using 1:2 with lines title sprintf("run %d", i)
+	plot for [i=1:5] sprintf("$out/es-run%d.csv", i) using 1:2 with lines title sprintf("run %d", i)
 	set ylabel "K_pc"
 	set xlabel "iteration"
-	plot for [i=1:4] sprintf("$out/es-run%d.csv", i) using 1:4 with lines title sprintf("run %d", i)
+	plot for [i=1:5] sprintf("$out/es-run%d.csv", i) using 1:4 with lines title sprintf("run %d", i)
 	unset multiplot
 	GP
 }
