@@ -27,7 +27,10 @@ for p in $OVC_ES_PARAMS; do
 	args+=(-P "$p")
 	n=$((n + 1))
 done
-[ "$n" -le 3 ] || { echo "es-testbed: bench/run.sh takes at most 3 parameters" >&2; exit 1; }
+if [ "$n" -gt 3 ]; then
+	echo "es-testbed: bench/run.sh takes at most 3 parameters" >&2
+	exit 1
+fi
 "$here/run.sh" "${args[@]}" >&2
 [ -n "$rho" ] || rho=$(. "$here/out/calibration.env" && echo "$RHO_M")
 awk -F, -v ct="$ct" -v rho="$rho" '

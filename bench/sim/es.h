@@ -4,7 +4,8 @@
  * (eq. 11-13) with the static anti-windup back-calculation of [36]:
  *   zeta(k)        = -h zeta(k-1) + J(theta(k-1))
  *   theta^_i(k+1)  = k_aw (sat(theta_i(k), 0) - theta_i(k)) + theta^_i(k)
- *                    - gamma_i alpha_i cos(omega_i k) (J(theta(k)) - (1+h) zeta(k))
+ *                    - gamma_i alpha_i cos(omega_i k)
+ *                      (J(theta(k)) - (1+h) zeta(k))
  *   theta_i(k+1)   = theta^_i(k+1) + alpha_i cos(omega_i (k+1))
  * Pure: the caller measures J(theta(k)) and feeds it back.
  */

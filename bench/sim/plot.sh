@@ -31,7 +31,8 @@ fig7() {
 	set terminal pngcairo size 900,600 noenhanced
 	set output "$out/fig7.png"
 	set datafile separator ","
-	set multiplot layout 2,1 title "no control, load steps 0.9 -> 1.3 -> 0.9 -> 0.3 (000 Fig. 7)"
+	set multiplot layout 2,1 \
+		title "no control, load 0.9 -> 1.3 -> 0.9 -> 0.3 (000 Fig. 7)"
 	set ylabel "calls/s / rho_M"
 	set key top right
 	plot "$out/fig7.csv" using 1:23 with lines title "offered r", \
@@ -67,9 +68,11 @@ sweep_one() { # file title algs ovc-sim-options...
 }
 
 sweep() {
-	sweep_one sweep-000 "000's server: rho_M 160, beta 36, BBC on the message buffer (cf. 000 Fig. 11)" \
+	local t1="000's server: rho_M 160, beta 36"
+	local t2="testbed calibration: rho_M ${tb[1]}, beta ${tb[3]}"
+	sweep_one sweep-000 "$t1, BBC on the message buffer (cf. 000 Fig. 11)" \
 		none,bbc,occ --incore 0
-	sweep_one sweep-testbed "testbed calibration: rho_M ${tb[1]}, beta ${tb[3]}, in-core queue for bbc/sired/pi (cf. 003 Fig. 11)" \
+	sweep_one sweep-testbed "$t2, in-core queue (cf. 003 Fig. 11)" \
 		"$algs" "${tb[@]}"
 }
 
@@ -87,12 +90,14 @@ es() {
 	set terminal pngcairo size 900,700 noenhanced
 	set output "$out/es.png"
 	set datafile separator ","
-	set multiplot layout 2,1 title "Extremum Seeking of the PI gains (003 Sec. VI) on ovc-sim"
+	set multiplot layout 2,1 \
+		title "Extremum Seeking of the PI gains (003 Sec. VI) on ovc-sim"
+	f(i) = sprintf("$out/es-run%d.csv", i)
 	set ylabel "J"
-	plot for [i=1:5] sprintf("$out/es-run%d.csv", i) using 1:2 with lines title sprintf("run %d", i)
+	plot for [i=1:5] f(i) using 1:2 with lines title sprintf("run %d", i)
 	set ylabel "K_pc"
 	set xlabel "iteration"
-	plot for [i=1:5] sprintf("$out/es-run%d.csv", i) using 1:4 with lines title sprintf("run %d", i)
+	plot for [i=1:5] f(i) using 1:4 with lines title sprintf("run %d", i)
 	unset multiplot
 	GP
 }

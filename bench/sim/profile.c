@@ -112,8 +112,9 @@ int sim_profile_parse(
 	return 0;
 bad:
 	snprintf(err, errlen,
-			"bad load profile '%s': expected constant:R, instant:R[:T0[:BASE]], "
-			"gradual:PEAK[:RAMP[:HOLD]] or steps:0=R0,T1=R1,... "
+			"bad load profile '%s': expected constant:R, "
+			"instant:R[:T0[:BASE]], gradual:PEAK[:RAMP[:HOLD]] or "
+			"steps:0=R0,T1=R1,... "
 			"(non-negative numbers)",
 			spec);
 	return -1;
