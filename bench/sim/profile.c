@@ -102,6 +102,25 @@ int sim_profile_parse(
 			p->ramp = v[1];
 		if(n > 2)
 			p->hold = v[2];
+	} else if(!strncmp(spec, "bench:", 6)) {
+		static const char *kinds[] = {"constant", "instant", "gradual"};
+		size_t k;
+
+		p->kind = SIM_PROF_BENCH;
+		for(k = 0; k < 3; k++)
+			if(!strncmp(spec + 6, kinds[k], strlen(kinds[k])))
+				break;
+		if(k == 3)
+			goto bad;
+		p->bkind = (enum sim_bench_kind)k;
+		n = parse_nums(spec + 6 + strlen(kinds[k]), v, 3);
+		if(n < 1)
+			goto bad;
+		p->peak = v[0];
+		p->bdur = n > 1 ? (int)v[1] : 20;
+		p->bwarm = n > 2 ? (int)v[2] : 5;
+		if(p->bdur < 1)
+			goto bad;
 	} else if(!strncmp(spec, "steps", 5)) {
 		p->kind = SIM_PROF_STEPS;
 		if(parse_steps(p, spec + 5) < 0)
@@ -114,10 +133,35 @@ bad:
 	snprintf(err, errlen,
 			"bad load profile '%s': expected constant:R, "
 			"instant:R[:T0[:BASE]], gradual:PEAK[:RAMP[:HOLD]] or "
-			"steps:0=R0,T1=R1,... "
+			"steps:0=R0,T1=R1,... or bench:KIND:PEAK[:DUR[:WARM]] "
 			"(non-negative numbers)",
 			spec);
 	return -1;
+}
+
+/* bench/profile.sh: the rate of whole second s after the load start. */
+static double bench_rate(const struct sim_profile *p, double t)
+{
+	int s = (int)floor(t), d = p->bdur, third, rec;
+	double pk = p->peak;
+
+	if(s < p->bwarm)
+		return 0.3;
+	s -= p->bwarm;
+	if(p->bkind == SIM_BENCH_GRADUAL) {
+		third = d / 3 < 1 ? 1 : d / 3;
+		if(s < third)
+			return 0.5 + (pk - 0.5) * (s + 1) / third;
+		s -= third;
+		if(s < d - 2 * third)
+			return pk;
+		s -= d - 2 * third;
+		return s < third ? pk - (pk - 0.5) * (s + 1) / third : 0;
+	}
+	if(s < d)
+		return pk;
+	rec = d / 3 < 5 ? 5 : d / 3;
+	return p->bkind == SIM_BENCH_INSTANT && s - d < rec ? 0.5 : 0;
 }
 
 double sim_profile_rate(const struct sim_profile *p, double t)
@@ -146,6 +190,8 @@ double sim_profile_rate(const struct sim_profile *p, double t)
 				if(t >= p->st[i])
 					break;
 			return p->sr[i];
+		case SIM_PROF_BENCH:
+			return bench_rate(p, t);
 	}
 	return 0;
 }
@@ -157,6 +203,8 @@ double sim_profile_max(const struct sim_profile *p)
 
 	if(p->kind == SIM_PROF_INSTANT && p->base > m)
 		m = p->base;
+	if(p->kind == SIM_PROF_BENCH && m < 0.5)
+		m = 0.5;
 	if(p->kind == SIM_PROF_STEPS)
 		for(m = 0, i = 0; i < p->nsteps; i++)
 			if(p->sr[i] > m)
@@ -176,6 +224,11 @@ double sim_profile_end(const struct sim_profile *p)
 		case SIM_PROF_STEPS:
 			return p->sr[p->nsteps - 1] > 0 ? INFINITY
 											: p->st[p->nsteps - 1];
+		case SIM_PROF_BENCH:
+			return p->bwarm + p->bdur
+				   + (p->bkind == SIM_BENCH_INSTANT
+								   ? (p->bdur / 3 < 5 ? 5 : p->bdur / 3)
+								   : 0);
 	}
 	return INFINITY;
 }
@@ -194,6 +247,13 @@ void sim_profile_format(const struct sim_profile *p, char *buf, size_t len)
 			break;
 		case SIM_PROF_GRADUAL:
 			snprintf(buf, len, "gradual:%g:%g:%g", p->peak, p->ramp, p->hold);
+			break;
+		case SIM_PROF_BENCH:
+			snprintf(buf, len, "bench:%s:%g:%d:%d",
+					p->bkind == SIM_BENCH_CONSTANT	 ? "constant"
+					: p->bkind == SIM_BENCH_INSTANT ? "instant"
+													: "gradual",
+					p->peak, p->bdur, p->bwarm);
 			break;
 		case SIM_PROF_STEPS:
 			o = (size_t)snprintf(buf, len, "steps:");

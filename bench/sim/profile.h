@@ -7,6 +7,9 @@
  *   gradual:PEAK[:RAMP[:HOLD]]  0 -> PEAK linearly over RAMP s (default 30),
  *                           PEAK for HOLD s (default 30), back to 0 over RAMP
  *   steps:T0=R0,T1=R1,...   R_i from T_i s on (T0 must be 0), up to 16 steps
+ *   bench:KIND:PEAK[:DUR[:WARM]]  exactly bench/profile.sh's per-second
+ *                           rates (KIND constant, instant or gradual; DUR
+ *                           default 20 s, WARM 5 s at 0.3, as bench/run.sh)
  */
 #ifndef SIM_PROFILE_H
 #define SIM_PROFILE_H
@@ -21,6 +24,15 @@ enum sim_prof_kind
 	SIM_PROF_INSTANT,
 	SIM_PROF_GRADUAL,
 	SIM_PROF_STEPS,
+	SIM_PROF_BENCH,
+};
+
+/* bench/profile.sh's shapes. */
+enum sim_bench_kind
+{
+	SIM_BENCH_CONSTANT = 0,
+	SIM_BENCH_INSTANT,
+	SIM_BENCH_GRADUAL,
 };
 
 struct sim_profile
@@ -31,6 +43,9 @@ struct sim_profile
 	double t_on;				 /* instant: step time, s */
 	double ramp;				 /* gradual: ramp duration, s */
 	double hold;				 /* gradual: hold duration, s */
+	enum sim_bench_kind bkind;	 /* bench: shape */
+	int bdur;					 /* bench: DURATION, s */
+	int bwarm;					 /* bench: WARMUP, s (at 0.3) */
 	int nsteps;					 /* steps: entries used */
 	double st[SIM_PROF_MAX_STEPS]; /* steps: start times, s, increasing */
 	double sr[SIM_PROF_MAX_STEPS]; /* steps: loads */
