@@ -29,6 +29,8 @@ const char sim_cli_usage_text[] =
 		"  --hold S           mean call holding time (0)\n"
 		"  --abandon S        give up S s after the INVITE (10; 0: never)\n"
 		"  --incore -1|0|1    in-core INVITE queue (-1: bbc, sired, pi)\n"
+		"  --reject-at arrival|dequeue  where the in-core queue's INVITEs\n"
+		"                     meet the acceptor (arrival)\n"
 		"  --queue-size N     in-core queue capacity (1000)\n"
 		"  --workers N        in-core queue workers (1)\n";
 
@@ -69,6 +71,12 @@ int sim_cli_apply(struct sim_cfg *c, const char *name, const char *arg)
 	if(!strcmp(name, "load")) {
 		if(sim_profile_parse(&c->prof, arg, err, sizeof(err)) < 0)
 			return bad(name, arg, err);
+		return 1;
+	}
+	if(!strcmp(name, "reject-at")) {
+		if(strcmp(arg, "arrival") && strcmp(arg, "dequeue"))
+			return bad(name, arg, "expected arrival or dequeue");
+		c->reject_at_dequeue = !strcmp(arg, "dequeue");
 		return 1;
 	}
 	if(!strcmp(name, "incore")) {

@@ -56,6 +56,9 @@ struct sim_cfg
 								 unless pi_rho_m_set) */
 	int pi_rho_m_set;	   /* 1: the user set pi.rho_m, keep it */
 	int incore;			   /* in-core INVITE queue: -1 auto, 0 off, 1 on */
+	int reject_at_dequeue; /* 1: with the in-core queue, the acceptor decides
+							  when a worker takes an INVITE (003's alpha on
+							  the drained flow), not at arrival (DESIGN.md) */
 	unsigned queue_size;   /* in-core queue capacity, INVITEs */
 	unsigned workers;	   /* in-core queue workers (INVITEs in service) */
 	double mem_txn;		   /* transactions that fill the memory budget */

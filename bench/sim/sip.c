@@ -196,7 +196,7 @@ static void px_invite(struct sim_world *w, uint32_t id, int rtx)
 		sim_proc_enqueue(w, P_REJECT, M_ABSORB, id, rtx, 0);
 		return;
 	}
-	if(!sim_ctl_admit(w)) {
+	if(!(w->incore && w->cfg->reject_at_dequeue) && !sim_ctl_admit(w)) {
 		px_reject(w, id, rtx);
 		return;
 	}
@@ -476,13 +476,20 @@ void sim_drain(struct sim_world *w)
 			w->tokens -= 1;
 		}
 		sim_fifo_pop(&w->iq, &m);
-		call_of(w, m.call)->px_inv = PX_INBUF;
-		w->inflight++;
 		SIM_INC(w, dequeued);
-		SIM_INC(w, admitted[CLS_INV]); /* the worker processes it now */
 		SIM_INC(w, qdelay_n);
 		w->sec.qdelay_sum_s += (double)(w->now - m.t) / 1e9;
 		w->ep.qdelay_sum_s += (double)(w->now - m.t) / 1e9;
+		if(w->cfg->reject_at_dequeue && !sim_ctl_admit(w)) {
+			/* 003: alpha applies to the drained flow; the worker
+			 * answers 503 (an early reject's cost) */
+			call_of(w, m.call)->px_inv = PX_NONE;
+			px_reject(w, m.call, m.rtx);
+			continue;
+		}
+		call_of(w, m.call)->px_inv = PX_INBUF;
+		w->inflight++;
+		SIM_INC(w, admitted[CLS_INV]); /* the worker processes it now */
 		sim_proc_enqueue(w, P_EXT, M_INVITE_W, m.call, m.rtx, 1);
 	}
 }
