@@ -104,6 +104,31 @@ START_TEST(test_r3_pi)
 }
 END_TEST
 
+/* 003 Fig. 11-12 with alpha applied to the drained flow (003's
+ * placement): CPU on C_T, setup delay on T_q, no retransmission, g_opt. */
+START_TEST(test_003_pi_dequeue)
+{
+	struct sim_cfg c;
+	struct sim_result res;
+	double g;
+
+	if(!have(OVC_ALG_PI))
+		return;
+	base(&c);
+	c.capacity = 193;
+	c.beta = 4.679;
+	c.reject_at_dequeue = 1;
+	g = sim_sweep_point(&c, OVC_ALG_PI, 3.0, &res);
+	ck_assert_msg(fabs(res.cpu - c.params.pi.c_target) < 0.02, "cpu %g",
+			res.cpu);
+	ck_assert_msg(res.setup_ms < 2 * 1000 * c.params.pi.tq, "setup %g ms",
+			res.setup_ms);
+	ck_assert_msg(res.rtx_ratio < 0.01, "rtx ratio %g", res.rtx_ratio);
+	ck_assert_msg(g >= 0.9 * sim_g_opt(3.0, c.params.pi.c_target, res.beta),
+			"g %g", g);
+}
+END_TEST
+
 START_TEST(test_fig11_shapes)
 {
 	struct sim_cfg c;
@@ -150,6 +175,7 @@ Suite *make_suite_regress(void)
 	tcase_add_test(tc, test_collapse_no_recovery);
 	tcase_add_test(tc, test_r3_none_occ);
 	tcase_add_test(tc, test_r3_pi);
+	tcase_add_test(tc, test_003_pi_dequeue);
 	tcase_add_test(tc, test_fig11_shapes);
 	tcase_add_test(tc, test_003_ohta_vs_pi);
 	suite_add_tcase(s, tc);
