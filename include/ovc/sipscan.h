@@ -83,6 +83,12 @@ struct ovc_sip_scan
 	struct ovc_span via1_received; /* received parameter value, or len 0 */
 	struct ovc_span via1_branch;   /* branch parameter value, or len 0 */
 	uint32_t hdr_end;			   /* offset just past the CRLFCRLF */
+	/* added for the reply builder (after the original fields) */
+	struct ovc_span fromtag;		/* From tag value; len 0: no tag */
+	uint32_t via1_end; /* offset just past the top Via's first value (its
+						  last parameter, or host/port), before LWS/',' */
+	struct ovc_span via1_rport_param;	 /* "rport[=val]" incl. LWS, or 0 */
+	struct ovc_span via1_received_param; /* "received=val", or len 0 */
 };
 
 /* Scans a raw request. Returns OVC_SCAN_OK and fills *out, or a negative

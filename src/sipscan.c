@@ -1,0 +1,782 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - scanner for raw SIP requests (fast-path classification and the
+ * input of the stateless reply builder), the deterministic To-tag and the
+ * UDP reply port.
+ *
+ * One pass over [buf, buf + len), every read bounds-checked, no allocation.
+ * Strict on purpose: what the scanner does not fully understand makes it
+ * return a reason and the caller falls back to Kamailio's parser. Choices:
+ * - request line exactly "METHOD SP Request-URI SP SIP/2.0 CRLF";
+ * - a bare LF (without CR) anywhere in the headers: OVC_SCAN_UNSUPPORTED;
+ *   a CR not followed by LF: OVC_SCAN_MALFORMED;
+ * - raw control bytes (other than HT) or DEL in a header line:
+ *   OVC_SCAN_UNSUPPORTED (legal inside quoted strings, but never seen in
+ *   real traffic and not worth copying into a reply);
+ * - the top Via must be SIP/2.0/UDP (case-insensitive), else
+ *   OVC_SCAN_UNSUPPORTED; only the first value of the first Via line is
+ *   parsed, every Via line is kept as one span.
+ */
+#include <string.h>
+
+#include "ovc/sipscan.h"
+
+#define MAX_MSG 65536u /* bytes of the whole message */
+#define MAX_LINE 8192u /* bytes of one (possibly folded) header line */
+
+/* RFC 3261 token characters: alphanum and -.!%*_+`'~ */
+static int is_token(unsigned char c)
+{
+	if((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+			|| (c >= '0' && c <= '9'))
+		return 1;
+	switch(c) {
+		case '-':
+		case '.':
+		case '!':
+		case '%':
+		case '*':
+		case '_':
+		case '+':
+		case '`':
+		case '\'':
+		case '~':
+			return 1;
+	}
+	return 0;
+}
+
+static int is_alpha(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int is_digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int is_hex(unsigned char c)
+{
+	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* SP or HT */
+static int is_ws(unsigned char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* inside a header value, CR and LF only occur as line folding */
+static int is_lws(unsigned char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+static unsigned char lower(unsigned char c)
+{
+	return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c;
+}
+
+/* Characters accepted in a Request-URI: visible ASCII except those RFC
+ * 3986/3261 never allow unescaped (<>"{}|\^ and backquote). */
+static int is_uri_char(unsigned char c)
+{
+	if(c <= 0x20 || c >= 0x7f)
+		return 0;
+	switch(c) {
+		case '<':
+		case '>':
+		case '"':
+		case '{':
+		case '}':
+		case '|':
+		case '\\':
+		case '^':
+		case '`':
+			return 0;
+	}
+	return 1;
+}
+
+/* case-insensitive compare of buf[off, off + n) with a lower-case word */
+static int span_ieq(const char *buf, uint32_t off, uint32_t n, const char *w)
+{
+	uint32_t i;
+
+	for(i = 0; i < n; i++) {
+		if(w[i] == '\0' || lower((unsigned char)buf[off + i]) != w[i])
+			return 0;
+	}
+	return w[n] == '\0';
+}
+
+static struct ovc_span mkspan(size_t a, size_t b)
+{
+	struct ovc_span s;
+
+	s.off = (uint32_t)a;
+	s.len = (uint32_t)(b - a);
+	return s;
+}
+
+static size_t skip_lws(const char *buf, size_t p, size_t e)
+{
+	while(p < e && is_lws((unsigned char)buf[p]))
+		p++;
+	return p;
+}
+
+static size_t skip_token(const char *buf, size_t p, size_t e)
+{
+	while(p < e && is_token((unsigned char)buf[p]))
+		p++;
+	return p;
+}
+
+/* Skips a quoted string starting at buf[p] == '"'. Returns the offset past
+ * the closing quote, or 0 when it is not closed before e. */
+static size_t skip_quoted(const char *buf, size_t p, size_t e)
+{
+	p++;
+	while(p < e) {
+		if(buf[p] == '\\') {
+			if(p + 1 >= e)
+				return 0;
+			p += 2;
+			continue;
+		}
+		if(buf[p] == '"')
+			return p + 1;
+		p++;
+	}
+	return 0;
+}
+
+static const struct
+{
+	const char *name;
+	uint32_t len;
+	enum ovc_sip_method m;
+} methods[] = {
+		{"INVITE", 6, OVC_M_INVITE},
+		{"ACK", 3, OVC_M_ACK},
+		{"CANCEL", 6, OVC_M_CANCEL},
+		{"REGISTER", 8, OVC_M_REGISTER},
+		{"BYE", 3, OVC_M_BYE},
+		{"PRACK", 5, OVC_M_PRACK},
+		{"UPDATE", 6, OVC_M_UPDATE},
+		{"INFO", 4, OVC_M_INFO},
+		{"OPTIONS", 7, OVC_M_OPTIONS},
+		{"SUBSCRIBE", 9, OVC_M_SUBSCRIBE},
+		{"NOTIFY", 6, OVC_M_NOTIFY},
+		{"MESSAGE", 7, OVC_M_MESSAGE},
+		{"REFER", 5, OVC_M_REFER},
+		{"PUBLISH", 7, OVC_M_PUBLISH},
+};
+
+/* method names are case-sensitive (RFC 3261 7.1) */
+static enum ovc_sip_method method_of(const char *buf, struct ovc_span s)
+{
+	size_t i;
+
+	for(i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
+		if(methods[i].len == s.len
+				&& memcmp(buf + s.off, methods[i].name, s.len) == 0)
+			return methods[i].m;
+	}
+	return OVC_M_OTHER;
+}
+
+/* Parses a decimal port of 1..65535 at buf[p, e); returns the offset past
+ * it or 0 on error. */
+static size_t parse_port(const char *buf, size_t p, size_t e, uint16_t *port)
+{
+	uint32_t v = 0;
+	size_t s = p;
+
+	while(p < e && is_digit((unsigned char)buf[p])) {
+		v = v * 10 + (uint32_t)(buf[p] - '0');
+		if(v > 65535)
+			return 0;
+		p++;
+	}
+	if(p == s || v == 0)
+		return 0;
+	*port = (uint16_t)v;
+	return p;
+}
+
+/* Generic parameter value: quoted string, or token characters plus the
+ * ':', '[' and ']' of IPv6 references. Returns the end offset, or 0 when
+ * empty or unterminated. */
+static size_t skip_param_value(const char *buf, size_t p, size_t e)
+{
+	size_t s = p;
+
+	if(p < e && buf[p] == '"')
+		return skip_quoted(buf, p, e);
+	while(p < e
+			&& (is_token((unsigned char)buf[p]) || buf[p] == ':'
+					|| buf[p] == '[' || buf[p] == ']'))
+		p++;
+	return p == s ? 0 : p;
+}
+
+/* One ";name[=value]" parameter after its ';' (LWS allowed around '=').
+ * Fills name and value spans, returns the end offset or 0. */
+static size_t parse_param(const char *buf, size_t p, size_t e,
+		struct ovc_span *name, struct ovc_span *val)
+{
+	size_t q, ns, ne;
+
+	ns = skip_lws(buf, p, e);
+	ne = skip_token(buf, ns, e);
+	if(ne == ns)
+		return 0;
+	*name = mkspan(ns, ne);
+	val->off = (uint32_t)ne;
+	val->len = 0;
+	q = skip_lws(buf, ne, e);
+	if(q < e && buf[q] == '=') {
+		q = skip_lws(buf, q + 1, e);
+		p = skip_param_value(buf, q, e);
+		if(p == 0)
+			return 0;
+		*val = mkspan(q, p);
+		return p;
+	}
+	return ne;
+}
+
+/* Parses the first value of the top Via line [s, e). */
+static int parse_via1(
+		const char *buf, size_t s, size_t e, struct ovc_sip_scan *out)
+{
+	size_t p, q, last;
+	struct ovc_span name, val;
+	int have_branch = 0;
+
+	/* sent-protocol: SIP / 2.0 / UDP, LWS allowed around the slashes */
+	p = skip_lws(buf, s, e);
+	q = skip_token(buf, p, e);
+	if(!span_ieq(buf, (uint32_t)p, (uint32_t)(q - p), "sip"))
+		return OVC_SCAN_UNSUPPORTED;
+	p = skip_lws(buf, q, e);
+	if(p >= e || buf[p] != '/')
+		return OVC_SCAN_MALFORMED;
+	p = skip_lws(buf, p + 1, e);
+	q = skip_token(buf, p, e);
+	if(!span_ieq(buf, (uint32_t)p, (uint32_t)(q - p), "2.0"))
+		return OVC_SCAN_UNSUPPORTED;
+	p = skip_lws(buf, q, e);
+	if(p >= e || buf[p] != '/')
+		return OVC_SCAN_MALFORMED;
+	p = skip_lws(buf, p + 1, e);
+	q = skip_token(buf, p, e);
+	if(q == p)
+		return OVC_SCAN_MALFORMED;
+	if(!span_ieq(buf, (uint32_t)p, (uint32_t)(q - p), "udp"))
+		return OVC_SCAN_UNSUPPORTED;
+	p = skip_lws(buf, q, e);
+	if(p == q || p >= e)
+		return OVC_SCAN_MALFORMED;
+
+	/* sent-by host: [IPv6], IPv4 or hostname */
+	q = p;
+	if(buf[p] == '[') {
+		p++;
+		while(p < e && (is_hex((unsigned char)buf[p]) || buf[p] == ':'
+							   || buf[p] == '.'))
+			p++;
+		if(p >= e || buf[p] != ']' || p - q < 3)
+			return OVC_SCAN_MALFORMED;
+		p++;
+	} else {
+		while(p < e && (is_alpha((unsigned char)buf[p])
+							   || is_digit((unsigned char)buf[p])
+							   || buf[p] == '-' || buf[p] == '.'))
+			p++;
+		if(p == q)
+			return OVC_SCAN_MALFORMED;
+	}
+	out->via1_host = mkspan(q, p);
+	last = p;
+	q = skip_lws(buf, p, e);
+	if(q < e && buf[q] == ':') {
+		p = parse_port(buf, skip_lws(buf, q + 1, e), e, &out->via1_port);
+		if(p == 0)
+			return OVC_SCAN_MALFORMED;
+		last = p;
+	}
+
+	/* via-params until the end of the value or the next Via value */
+	for(;;) {
+		p = skip_lws(buf, last, e);
+		if(p >= e || buf[p] == ',')
+			break;
+		if(buf[p] != ';')
+			return OVC_SCAN_MALFORMED;
+		q = skip_lws(buf, p + 1, e);
+		p = parse_param(buf, q, e, &name, &val);
+		if(p == 0)
+			return OVC_SCAN_MALFORMED;
+		if(span_ieq(buf, name.off, name.len, "rport")) {
+			if(out->via1_rport)
+				return OVC_SCAN_MALFORMED;
+			if(val.len) {
+				uint16_t port;
+				if(parse_port(buf, val.off, val.off + val.len, &port)
+						!= val.off + val.len)
+					return OVC_SCAN_MALFORMED;
+				out->via1_rport_val = val;
+			}
+			out->via1_rport = 1;
+			out->via1_rport_param = mkspan(q, p);
+		} else if(span_ieq(buf, name.off, name.len, "received")) {
+			if(out->via1_received_param.len || val.len == 0
+					|| buf[val.off] == '"')
+				return OVC_SCAN_MALFORMED;
+			out->via1_received = val;
+			out->via1_received_param = mkspan(q, p);
+		} else if(span_ieq(buf, name.off, name.len, "branch")) {
+			if(have_branch || val.len == 0 || buf[val.off] == '"')
+				return OVC_SCAN_MALFORMED;
+			have_branch = 1;
+			out->via1_branch = val;
+		}
+		last = p;
+	}
+	out->via1_end = (uint32_t)last;
+	return OVC_SCAN_OK;
+}
+
+/* Parses a From/To value [s, e): name-addr or addr-spec, then header
+ * parameters; sets *tag to the tag parameter's value (len 0 if none). A
+ * ";tag=" inside the display name or inside <URI> is not the tag. */
+static int parse_nameaddr(
+		const char *buf, size_t s, size_t e, struct ovc_span *tag)
+{
+	size_t p = s, q;
+	int quoted = 0;
+	struct ovc_span name, val;
+
+	tag->off = (uint32_t)s;
+	tag->len = 0;
+	/* find where the header parameters start */
+	while(p < e) {
+		unsigned char c = (unsigned char)buf[p];
+		if(c == '"') {
+			p = skip_quoted(buf, p, e);
+			if(p == 0)
+				return OVC_SCAN_MALFORMED;
+			quoted = 1;
+			continue;
+		}
+		if(c == '<') {
+			q = p + 1;
+			while(q < e && buf[q] != '>')
+				q++;
+			if(q >= e || q == p + 1)
+				return OVC_SCAN_MALFORMED;
+			p = q + 1;
+			quoted = 0;
+			break;
+		}
+		if(c == ';' || c == ',' || c == '>')
+			break;
+		p++;
+	}
+	if(quoted || p == s)
+		return OVC_SCAN_MALFORMED; /* display name without <URI> */
+	for(;;) {
+		p = skip_lws(buf, p, e);
+		if(p >= e)
+			break;
+		if(buf[p] != ';')
+			return OVC_SCAN_MALFORMED;
+		p = parse_param(buf, p + 1, e, &name, &val);
+		if(p == 0)
+			return OVC_SCAN_MALFORMED;
+		if(span_ieq(buf, name.off, name.len, "tag")) {
+			if(tag->len || val.len == 0)
+				return OVC_SCAN_MALFORMED;
+			if(skip_token(buf, val.off, val.off + val.len)
+					!= val.off + val.len)
+				return OVC_SCAN_MALFORMED;
+			*tag = val;
+		}
+	}
+	return OVC_SCAN_OK;
+}
+
+/* CSeq value [s, e): 1*DIGIT LWS Method, number < 2^31 */
+static int parse_cseq(
+		const char *buf, size_t s, size_t e, struct ovc_sip_scan *out)
+{
+	size_t p = s, q;
+	uint32_t v = 0;
+
+	while(p < e && is_digit((unsigned char)buf[p])) {
+		v = v * 10 + (uint32_t)(buf[p] - '0');
+		if(v > 0x7fffffffu)
+			return OVC_SCAN_MALFORMED;
+		p++;
+	}
+	if(p == s)
+		return OVC_SCAN_MALFORMED;
+	q = skip_lws(buf, p, e);
+	if(q == p || q >= e)
+		return OVC_SCAN_MALFORMED;
+	p = skip_token(buf, q, e);
+	if(p != e)
+		return OVC_SCAN_MALFORMED;
+	out->cseq_num = v;
+	out->cseq_method = method_of(buf, mkspan(q, p));
+	return OVC_SCAN_OK;
+}
+
+enum hdr_kind
+{
+	H_OTHER = 0,
+	H_VIA,
+	H_FROM,
+	H_TO,
+	H_CALLID,
+	H_CSEQ
+};
+
+static enum hdr_kind header_kind(const char *buf, size_t s, size_t e)
+{
+	uint32_t n = (uint32_t)(e - s);
+
+	if(n == 1) {
+		switch(lower((unsigned char)buf[s])) {
+			case 'v':
+				return H_VIA;
+			case 'f':
+				return H_FROM;
+			case 't':
+				return H_TO;
+			case 'i':
+				return H_CALLID;
+		}
+		return H_OTHER;
+	}
+	if(span_ieq(buf, (uint32_t)s, n, "via"))
+		return H_VIA;
+	if(span_ieq(buf, (uint32_t)s, n, "from"))
+		return H_FROM;
+	if(span_ieq(buf, (uint32_t)s, n, "to"))
+		return H_TO;
+	if(span_ieq(buf, (uint32_t)s, n, "call-id"))
+		return H_CALLID;
+	if(span_ieq(buf, (uint32_t)s, n, "cseq"))
+		return H_CSEQ;
+	return H_OTHER;
+}
+
+/* Request line; sets *pos past its CRLF. */
+static int scan_request_line(
+		const char *buf, size_t len, struct ovc_sip_scan *out, size_t *pos)
+{
+	size_t p = 0, u, v, sc;
+
+	if(len >= 4 && memcmp(buf, "SIP/", 4) == 0)
+		return OVC_SCAN_NOT_REQUEST;
+	p = skip_token(buf, 0, len);
+	if(p == 0)
+		return len == 0 ? OVC_SCAN_TRUNCATED : OVC_SCAN_NOT_REQUEST;
+	if(p >= len)
+		return p > MAX_LINE ? OVC_SCAN_TOO_LONG : OVC_SCAN_TRUNCATED;
+	if(buf[p] != ' ')
+		return OVC_SCAN_MALFORMED;
+	out->method_name = mkspan(0, p);
+	u = ++p;
+	while(p < len && is_uri_char((unsigned char)buf[p]))
+		p++;
+	if(p > MAX_LINE)
+		return OVC_SCAN_TOO_LONG;
+	if(p >= len)
+		return OVC_SCAN_TRUNCATED;
+	if(p == u || buf[p] != ' ')
+		return OVC_SCAN_MALFORMED;
+	/* scheme ":" */
+	sc = u;
+	if(!is_alpha((unsigned char)buf[sc]))
+		return OVC_SCAN_MALFORMED;
+	while(sc < p
+			&& (is_alpha((unsigned char)buf[sc])
+					|| is_digit((unsigned char)buf[sc]) || buf[sc] == '+'
+					|| buf[sc] == '-' || buf[sc] == '.'))
+		sc++;
+	if(sc >= p || buf[sc] != ':')
+		return OVC_SCAN_MALFORMED;
+	out->ruri = mkspan(u, p);
+	v = ++p;
+	while(p < len && buf[p] != '\r' && buf[p] != '\n' && p - v < 16)
+		p++;
+	if(p - v >= 16)
+		return buf[v] == 'S' ? OVC_SCAN_NOT_REQUEST : OVC_SCAN_MALFORMED;
+	if(p >= len)
+		return OVC_SCAN_TRUNCATED;
+	if(p - v != 7 || memcmp(buf + v, "SIP/2.0", 7) != 0)
+		return (p - v >= 4 && memcmp(buf + v, "SIP/", 4) == 0)
+					   ? OVC_SCAN_NOT_REQUEST
+					   : OVC_SCAN_MALFORMED;
+	if(buf[p] == '\n')
+		return OVC_SCAN_UNSUPPORTED;
+	if(p + 1 >= len)
+		return OVC_SCAN_TRUNCATED;
+	if(buf[p + 1] != '\n')
+		return OVC_SCAN_MALFORMED;
+	out->method = method_of(buf, out->method_name);
+	*pos = p + 2;
+	return OVC_SCAN_OK;
+}
+
+/* Finds the end of a header line starting at ls whose value starts at p:
+ * sets *ve to the CR ending the logical (unfolded) line. */
+static int scan_line_end(
+		const char *buf, size_t len, size_t ls, size_t p, size_t *ve)
+{
+	unsigned char c;
+
+	for(;;) {
+		if(p - ls > MAX_LINE)
+			return OVC_SCAN_TOO_LONG;
+		if(p >= len)
+			return OVC_SCAN_TRUNCATED;
+		c = (unsigned char)buf[p];
+		if(c == '\r') {
+			if(p + 1 >= len)
+				return OVC_SCAN_TRUNCATED;
+			if(buf[p + 1] != '\n')
+				return OVC_SCAN_MALFORMED;
+			if(p + 2 >= len)
+				return OVC_SCAN_TRUNCATED;
+			if(is_ws((unsigned char)buf[p + 2])) {
+				p += 3;
+				continue;
+			}
+			*ve = p;
+			return OVC_SCAN_OK;
+		}
+		if(c == '\n')
+			return OVC_SCAN_UNSUPPORTED;
+		if((c < 0x20 && c != '\t') || c == 0x7f)
+			return OVC_SCAN_UNSUPPORTED;
+		p++;
+	}
+}
+
+/* Scans a raw SIP request, see sipscan.h. */
+int ovc_sip_scan(const char *buf, size_t len, struct ovc_sip_scan *out)
+{
+	size_t p, ls, ne, vs, ve, hv;
+	int r, seen_from = 0, seen_to = 0, seen_callid = 0, seen_cseq = 0;
+
+	if(out == NULL)
+		return OVC_SCAN_MALFORMED;
+	memset(out, 0, sizeof(*out));
+	if(buf == NULL)
+		return OVC_SCAN_MALFORMED;
+	if(len > MAX_MSG)
+		return OVC_SCAN_TOO_LONG;
+	r = scan_request_line(buf, len, out, &p);
+	if(r < 0)
+		return r;
+	for(;;) {
+		if(p >= len)
+			return OVC_SCAN_TRUNCATED;
+		if(buf[p] == '\r') {
+			if(p + 1 >= len)
+				return OVC_SCAN_TRUNCATED;
+			if(buf[p + 1] != '\n')
+				return OVC_SCAN_MALFORMED;
+			out->hdr_end = (uint32_t)(p + 2);
+			break;
+		}
+		if(buf[p] == '\n')
+			return OVC_SCAN_UNSUPPORTED;
+		ls = p;
+		ne = skip_token(buf, p, len);
+		if(ne == ls)
+			return OVC_SCAN_MALFORMED; /* also: leading LWS */
+		p = ne;
+		while(p < len && is_ws((unsigned char)buf[p]))
+			p++;
+		if(p - ls > MAX_LINE)
+			return OVC_SCAN_TOO_LONG;
+		if(p >= len)
+			return OVC_SCAN_TRUNCATED;
+		if(buf[p] != ':')
+			return OVC_SCAN_MALFORMED;
+		r = scan_line_end(buf, len, ls, p + 1, &ve);
+		if(r < 0)
+			return r;
+		hv = ve + 2;
+		vs = skip_lws(buf, p + 1, ve);
+		while(ve > vs && is_lws((unsigned char)buf[ve - 1]))
+			ve--;
+		switch(header_kind(buf, ls, ne)) {
+			case H_VIA:
+				if(vs == ve)
+					return OVC_SCAN_MALFORMED;
+				if(out->n_via >= OVC_SCAN_MAX_VIA)
+					return OVC_SCAN_TOO_MANY_VIA;
+				out->via[out->n_via++] = mkspan(vs, ve);
+				if(out->n_via == 1) {
+					r = parse_via1(buf, vs, ve, out);
+					if(r < 0)
+						return r;
+				}
+				break;
+			case H_FROM:
+				if(seen_from++)
+					return OVC_SCAN_DUPLICATE;
+				out->from = mkspan(vs, ve);
+				r = parse_nameaddr(buf, vs, ve, &out->fromtag);
+				if(r < 0)
+					return r;
+				break;
+			case H_TO:
+				if(seen_to++)
+					return OVC_SCAN_DUPLICATE;
+				out->to = mkspan(vs, ve);
+				r = parse_nameaddr(buf, vs, ve, &out->totag);
+				if(r < 0)
+					return r;
+				break;
+			case H_CALLID:
+				if(seen_callid++)
+					return OVC_SCAN_DUPLICATE;
+				if(vs == ve)
+					return OVC_SCAN_MALFORMED;
+				for(p = vs; p < ve; p++) {
+					if(is_lws((unsigned char)buf[p]))
+						return OVC_SCAN_MALFORMED;
+				}
+				out->callid = mkspan(vs, ve);
+				break;
+			case H_CSEQ:
+				if(seen_cseq++)
+					return OVC_SCAN_DUPLICATE;
+				out->cseq = mkspan(vs, ve);
+				r = parse_cseq(buf, vs, ve, out);
+				if(r < 0)
+					return r;
+				break;
+			default:
+				break;
+		}
+		p = hv;
+	}
+	if(out->n_via == 0 || !seen_from || !seen_to || !seen_callid
+			|| !seen_cseq)
+		return OVC_SCAN_MISSING;
+	return OVC_SCAN_OK;
+}
+
+/* Short name of a scan reason. */
+const char *ovc_scan_reason_name(int reason)
+{
+	switch(reason) {
+		case OVC_SCAN_OK:
+			return "ok";
+		case OVC_SCAN_NOT_REQUEST:
+			return "not_request";
+		case OVC_SCAN_TRUNCATED:
+			return "truncated";
+		case OVC_SCAN_MALFORMED:
+			return "malformed";
+		case OVC_SCAN_MISSING:
+			return "missing";
+		case OVC_SCAN_DUPLICATE:
+			return "duplicate";
+		case OVC_SCAN_TOO_MANY_VIA:
+			return "too_many_via";
+		case OVC_SCAN_TOO_LONG:
+			return "too_long";
+		case OVC_SCAN_UNSUPPORTED:
+			return "unsupported";
+	}
+	return "unknown";
+}
+
+#define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
+#define FNV_PRIME UINT64_C(0x100000001b3)
+
+static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for(i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= FNV_PRIME;
+	}
+	return h;
+}
+
+/* splitmix64 finaliser: full avalanche of the FNV state */
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* hash of (secret, Call-ID, From tag or, without one, the From value) */
+static uint64_t totag_hash(
+		uint64_t secret, const char *buf, const struct ovc_sip_scan *s)
+{
+	unsigned char sec[8], sep = 0xff;
+	const struct ovc_span *f;
+	uint64_t h;
+	int i;
+
+	for(i = 0; i < 8; i++)
+		sec[i] = (unsigned char)(secret >> (8 * i));
+	f = s->fromtag.len ? &s->fromtag : &s->from;
+	h = fnv1a(FNV_OFFSET, sec, sizeof(sec));
+	h = fnv1a(h, (const unsigned char *)buf + s->callid.off, s->callid.len);
+	h = fnv1a(h, &sep, 1);
+	h = fnv1a(h, (const unsigned char *)buf + f->off, f->len);
+	return mix64(h ^ secret);
+}
+
+/* Writes ovc's deterministic To-tag for the scanned request. */
+int ovc_sip_totag(uint64_t secret, const char *buf,
+		const struct ovc_sip_scan *s, char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	uint64_t h = totag_hash(secret, buf, s);
+	int i;
+
+	out[0] = 'o';
+	out[1] = 'v';
+	out[2] = 'c';
+	for(i = 0; i < 16; i++)
+		out[3 + i] = hex[(h >> (60 - 4 * i)) & 0xf];
+	return OVC_TOTAG_LEN;
+}
+
+/* 1 when the request's To-tag is the one ovc would give it. */
+int ovc_sip_is_own_totag(
+		uint64_t secret, const char *buf, const struct ovc_sip_scan *s)
+{
+	char tag[OVC_TOTAG_LEN];
+
+	if(s->totag.len != OVC_TOTAG_LEN || buf[s->totag.off] != 'o')
+		return 0;
+	ovc_sip_totag(secret, buf, s, tag);
+	return memcmp(buf + s->totag.off, tag, OVC_TOTAG_LEN) == 0;
+}
+
+/* UDP port of the reply (RFC 3261 18.2.2, RFC 3581). */
+uint16_t ovc_sip_reply_port(const struct ovc_sip_scan *s, uint16_t src_port)
+{
+	if(s->via1_rport)
+		return src_port;
+	return s->via1_port ? s->via1_port : 5060;
+}
