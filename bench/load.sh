@@ -13,33 +13,39 @@ sipp_ctl_port() {
 	uac2) echo 8882 ;;
 	uas1) echo 8891 ;;
 	uas2) echo 8892 ;;
+	flood) echo 8883 ;;
 	*) echo 8899 ;;
 	esac
 }
 
-# sipp_start HOST DIR LIFETIME_S ARGS... : SIPp on HOST, cwd DIR/HOST
-# (where it writes its rtt file), stats in DIR/HOST_stat.csv, output in
-# DIR/HOST.log. Prints nothing; the PID goes to DIR/HOST.pid.
+# sipp_start NAME DIR LIFETIME_S ARGS... : SIPp NAME (a host: uac1, uas2,
+# ...; or "flood", which runs on uac2's host, port 5062), cwd DIR/NAME
+# (where it writes its rtt file), stats in DIR/NAME_stat.csv, output in
+# DIR/NAME.log. Prints nothing; the PID goes to DIR/NAME.pid.
 sipp_start() {
-	local h=$1 dir=$2 life=$3 pid
+	local n=$1 dir=$2 life=$3 h=$1 port=$BENCH_SIP_PORT pid
 	local -a pfx=()
 	shift 3
-	mkdir -p "$dir/$h"
+	if [ "$n" = flood ]; then
+		h=uac2
+		port=$((BENCH_SIP_PORT + 2))
+	fi
+	mkdir -p "$dir/$n"
 	if [ "$(bench_mode)" = netns ]; then
 		pfx=(nsenter --net="/run/netns/$(bench_ns "$h")" --)
 	fi
 	(
-		cd "$dir/$h"
+		cd "$dir/$n"
 		exec timeout -k 3 "$((life + 10))" \
 			"${pfx[@]}" "$BENCH_BIN/ovc-caps" drop -- \
-			sipp "$@" -i "$(bench_ip "$h")" -p "$BENCH_SIP_PORT" \
-			-cp "$(sipp_ctl_port "$h")" -nostdin -timeout "${life}s" \
-			-trace_stat -fd 1 -stf "$dir/${h}_stat.csv" \
-			-trace_rtt -rtt_freq 1 -trace_err -error_file "$dir/${h}_err.log"
-	) >"$dir/$h.log" 2>&1 &
+			sipp "$@" -i "$(bench_ip "$h")" -p "$port" \
+			-cp "$(sipp_ctl_port "$n")" -nostdin -timeout "${life}s" \
+			-trace_stat -fd 1 -stf "$dir/${n}_stat.csv" \
+			-trace_rtt -rtt_freq 1 -trace_err -error_file "$dir/${n}_err.log"
+	) >"$dir/$n.log" 2>&1 &
 	pid=$!
 	bench_track_pid "$pid" timeout
-	echo "$pid" >"$dir/$h.pid"
+	echo "$pid" >"$dir/$n.pid"
 }
 
 # uas_start HOST DIR LIFETIME_S [SCENARIO]
@@ -63,12 +69,23 @@ uac_start() {
 		-r "$rate" -rp 1000 -d "$hold" -l 200000 "${extra[@]}"
 }
 
+# flood_start DIR LIFETIME_S RATE: BYE flood (paper 004) from uac2's host,
+# in-dialog-looking BYEs to the proxy, no retransmissions
+flood_start() {
+	local dir=$1 life=$2 rate=$3
+	sipp_start flood "$dir" "$life" "$(bench_ip proxy):$BENCH_SIP_PORT" \
+		-sf "$BENCH_SCEN/bye-flood.xml" -bind_local -nr \
+		-key uas "$(bench_ip uas2):$BENCH_SIP_PORT" -r "$rate" -rp 1000 \
+		-l 200000
+}
+
 # send a command to a SIPp's control socket (inside its host)
 sipp_cmd() {
-	local h=$1
+	local n=$1 h=$1
 	shift
+	[ "$n" = flood ] && h=uac2
 	on_host "$h" bash -c 'echo "$1" >"/dev/udp/127.0.0.1/$2"' sh "$*" \
-		"$(sipp_ctl_port "$h")" 2>/dev/null || true
+		"$(sipp_ctl_port "$n")" 2>/dev/null || true
 }
 
 sipp_rate() { sipp_cmd "$1" "cset rate $2"; }

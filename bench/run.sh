@@ -4,6 +4,7 @@
 #
 #   run.sh -a ALG [-p constant|instant|gradual] [-r PEAK_R] [-d SECONDS]
 #          [-w WARMUP_S] [-R RHO_M] [-n] [-o DIR] [-P name=value]...
+#          [-U UAS_SCENARIO] [-F BYE_FLOOD_CPS]
 #
 #   -a  none | ratelimit | taildrop | reject | an ovc algorithm (occ, ...)
 #   -r  peak load as a multiple of rho_M (default 3)
@@ -11,6 +12,10 @@
 #   -n  UACs without retransmissions (-nr, paper 001 §6.7)
 #   -P  ovc parameter for this run (up to 3)
 #   -o  run directory (default bench/out/runs/<time>-<alg>-<profile>-r<r>)
+#   -U  UAS scenario file in scenarios/ (default uas.xml; uas-180.xml,
+#       uas-silent.xml: a receiver that never answers)
+#   -F  add a BYE flood (scenarios/bye-flood.xml) of this many BYE/s from
+#       uac2's host during the whole load (R-SOCA's in-dialog DoS case)
 #
 # Leaves in DIR: every SIPp stat/rtt file, kamailio.log, ovc_raw.txt
 # (kamcmd ovc.csv), sampler.csv, merged.csv, summary.json, plot.png; and
@@ -30,7 +35,9 @@ rho=
 retrans=yes
 dir=
 params=()
-while getopts "a:p:r:d:w:R:no:P:" o; do
+uas_scen=uas.xml
+flood=0
+while getopts "a:p:r:d:w:R:no:P:U:F:" o; do
 	case "$o" in
 	a) alg=$OPTARG ;;
 	p) prof=$OPTARG ;;
@@ -41,7 +48,9 @@ while getopts "a:p:r:d:w:R:no:P:" o; do
 	n) retrans=no ;;
 	o) dir=$OPTARG ;;
 	P) params+=("$OPTARG") ;;
-	*) die "usage: run.sh -a ALG [-p PROFILE] [-r R] [-d S] [-w S] [-R RHO] [-n] [-o DIR] [-P k=v]" ;;
+	U) uas_scen=$OPTARG ;;
+	F) flood=$OPTARG ;;
+	*) die "usage: run.sh -a ALG [-p PROFILE] [-r R] [-d S] [-w S] [-R RHO] [-n] [-o DIR] [-P k=v] [-U UAS.xml] [-F CPS]" ;;
 	esac
 done
 [ -n "$alg" ] || die "run.sh: -a ALG is required"
@@ -61,6 +70,8 @@ read -r wfrom wto < <(profile_window "$prof" "$dur" "$warm")
 n=${#rates[@]}
 tag=$alg-$prof-r$peak
 [ "$retrans" = no ] && tag=$tag-nr
+[ "$flood" != 0 ] && tag=$tag-flood$flood
+[ -f "$BENCH_TOP/scenarios/$uas_scen" ] || die "no scenarios/$uas_scen"
 dir=${dir:-$BENCH_OUT/runs/$(date +%Y%m%d-%H%M%S)-$tag}
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
@@ -78,7 +89,7 @@ cleanup() {
 	phase cleanup
 	touch "$dir/sampler.stop"
 	local -a w=()
-	for h in uac1 uac2 uas1 uas2; do
+	for h in uac1 uac2 flood uas1 uas2; do
 		sipp_stop "$h" "$dir" 0 &
 		w+=($!)
 	done
@@ -102,8 +113,8 @@ if kamcmd -s "$ctl" ovc.csv 1 >/dev/null 2>&1; then
 fi
 
 phase "proxy up"
-uas_start uas1 "$dir" "$((n + 20))"
-uas_start uas2 "$dir" "$((n + 20))"
+uas_start uas1 "$dir" "$((n + 20))" "$uas_scen"
+uas_start uas2 "$dir" "$((n + 20))" "$uas_scen"
 sleep 0.5
 if [ "${BENCH_REGISTER:-1}" = 1 ]; then
 	uas_register uas1 "$dir" &
@@ -119,6 +130,7 @@ read -r ra rb < <(half "${rates[0]}")
 t_start=$(date +%s)
 uac_start uac1 "$dir" "$((n + 6))" uas1 "$ra" "$retrans"
 uac_start uac2 "$dir" "$((n + 6))" uas2 "$rb" "$retrans"
+[ "$flood" != 0 ] && flood_start "$dir" "$n" "$flood"
 "$here/sampler.sh" "$dir" "$((n + 10))" &
 sampler_pid=$!
 bench_track_pid "$sampler_pid" sampler.sh
@@ -163,7 +175,8 @@ trap - EXIT
 	--rho-m "$rho" --meta "algorithm=$alg" --meta "profile=$prof" \
 	--meta "peak_r=$peak" --meta "retrans=$retrans" --meta "duration_s=$dur" \
 	--meta "warmup_s=$warm" --meta "start=$t_start" --meta "end=$t_end" \
-	--meta "mode=$(bench_mode)" \
+	--meta "mode=$(bench_mode)" --meta "uas_scenario=$uas_scen" \
+	--meta "bye_flood_cps=$flood" \
 	--meta "cpu_quota=$BENCH_CPU_QUOTA_US/$BENCH_CPU_PERIOD_US" \
 	--uac "$dir/uac1_stat.csv,$dir/uac1_rtt.csv" \
 	--uac "$dir/uac2_stat.csv,$dir/uac2_rtt.csv" \

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/campaign.sh - the campaigns (`make bench` runs `campaign.sh all`).
+#
+#   campaign.sh calibrate    full calibration of rho_M and beta (~1.5 min)
+#   campaign.sh profiles     gradual, instant and constant overload (paper
+#                            001 §6.4) to BENCH_PEAK_R (default 4) x rho_M,
+#                            each algorithm and none, with and without UAC
+#                            retransmissions (~45 s per run)
+#   campaign.sh sweep        goodput vs r for none, ratelimit and each
+#                            algorithm, with the g_opt bound (~27 s per run)
+#   campaign.sh all          calibrate, sweep, profiles, then the report
+#   campaign.sh report       bench/out/campaign/REPORT.md from what exists
+#   campaign.sh smoke        the CI smoke campaign
+#
+# Algorithms: BENCH_ALGS (default: every ovc algorithm the module accepts
+# among occ occupancy aro sired pi bbc rsoca, probed by starting the
+# proxy). The testbed is brought up if needed and taken down after, if
+# this script brought it up. Durations with 1 algorithm: all ~25 min.
+set -euo pipefail
+here=$(dirname "$0")
+. "$here/lib.sh"
+
+out="$BENCH_OUT/campaign"
+peak=${BENCH_PEAK_R:-4}
+pdur=${BENCH_PROFILE_S:-30}
+sdur=${BENCH_SWEEP_S:-20}
+loads=${BENCH_SWEEP_LOADS:-0.5 1 1.5 2 3 4 6 8 10}
+
+# ovc algorithms the module accepts (a proxy start per candidate)
+algs_available() {
+	local a d
+	if [ -n "${BENCH_ALGS:-}" ]; then
+		echo "$BENCH_ALGS"
+		return
+	fi
+	[ -f "$BENCH_TOP/modules/ovc/ovc.so" ] || return 0
+	d=$(mktemp -d)
+	for a in occ occupancy aro sired pi bbc rsoca; do
+		if "$here/proxy.sh" start "$d/$a" "$a" >/dev/null 2>&1; then
+			"$here/proxy.sh" stop "$d/$a"
+			echo -n "$a "
+		fi
+	done
+	rm -rf "$d"
+	echo
+}
+
+cmd_calibrate() {
+	mkdir -p "$out"
+	"$here/calibrate.sh" 2>&1 | tee "$out/calibration.txt"
+}
+
+cmd_profiles() {
+	local a p x algs
+	algs="none $(algs_available)"
+	mkdir -p "$out/profiles"
+	for x in yes no; do
+		for p in gradual instant constant; do
+			for a in $algs; do
+				local o=(-a "$a" -p "$p" -r "$peak" -d "$pdur" -w 5)
+				local tag="$a-$p"
+				if [ "$x" = no ]; then
+					o+=(-n)
+					tag=$tag-nr
+				fi
+				say "profile $tag"
+				"$here/run.sh" "${o[@]}" -o "$out/profiles/$tag" \
+					>/dev/null 2>"$out/profiles/$tag.log" ||
+					say "  failed: $out/profiles/$tag.log"
+			done
+		done
+		for p in gradual instant constant; do
+			local dirs=()
+			for a in $algs; do
+				[ "$x" = yes ] && dirs+=("$out/profiles/$a-$p") ||
+					dirs+=("$out/profiles/$a-$p-nr")
+			done
+			"$here/plot-compare.sh" "$out/profiles/compare-$p$([ "$x" = no ] && echo -nr).png" \
+				"${dirs[@]}" >/dev/null || true
+		done
+	done
+}
+
+cmd_sweep() {
+	"$here/sweep.sh" -A "none ratelimit $(algs_available)" -r "$loads" \
+		-d "$sdur" -o "$out/sweep"
+}
+
+cmd_report() {
+	local f
+	mkdir -p "$out"
+	{
+		echo "# ovc campaign report"
+		echo
+		echo "Generated $(date -u +%Y-%m-%dT%H:%M:%SZ) by \`bench/campaign.sh\` on $(nproc) cores,"
+		echo "proxy capped at $BENCH_CPU_QUOTA_US us / $BENCH_CPU_PERIOD_US us (cgroup v1), testbed mode $(bench_mode 2>/dev/null || echo netns)."
+		echo
+		echo "## Calibration"
+		echo
+		echo '```'
+		cat "$BENCH_OUT/calibration.env" 2>/dev/null || echo "(none)"
+		echo '```'
+		if [ -f "$out/sweep/sweep.md" ]; then
+			echo
+			echo "## Sweep (constant load, ${sdur} s per point)"
+			echo
+			echo "![sweep](sweep/sweep.png)"
+			echo
+			cat "$out/sweep/sweep.md"
+		fi
+		if [ -d "$out/profiles" ]; then
+			echo
+			echo "## Profiles (peak ${peak} x rho_M, ${pdur} s)"
+			echo
+			"$here/summary-line.sh" --header "$out"/profiles/*/summary.json |
+				sed 's/^/    /'
+			echo
+			for f in "$out"/profiles/compare-*.png; do
+				[ -e "$f" ] && echo "![${f##*/}](profiles/${f##*/})"
+			done
+		fi
+	} >"$out/REPORT.md"
+	echo "$out/REPORT.md"
+}
+
+with_testbed() {
+	local brought_up=no rc=0
+	[ -x "$BENCH_BIN/ovc-merge" ] || make -C "$BENCH_TOP" -s bench-tools
+	if ! bench_is_up; then
+		"$here/testbed.sh" up
+		brought_up=yes
+	fi
+	"$@" || rc=$?
+	[ "$brought_up" = yes ] && "$here/testbed.sh" down
+	return $rc
+}
+
+all() {
+	local t0
+	t0=$(date +%s)
+	cmd_calibrate
+	cmd_sweep
+	cmd_profiles
+	cmd_report
+	say "campaign done in $(($(date +%s) - t0)) s: $out/REPORT.md"
+}
+
+case "${1:-}" in
+calibrate) with_testbed cmd_calibrate ;;
+profiles) with_testbed cmd_profiles ;;
+sweep) with_testbed cmd_sweep ;;
+report) cmd_report ;;
+all) with_testbed all ;;
+smoke) "$here/smoke.sh" ;;
+*)
+	echo "usage: $0 all|calibrate|profiles|sweep|report|smoke" >&2
+	exit 2
+	;;
+esac
