@@ -185,6 +185,13 @@ trap - EXIT
 	--ovc "$dir/ovc_raw.txt" --extra "$dir/sampler.csv" 2>>"$dir/merge.log" ||
 	die "merge failed: $dir/merge.log"
 phase merged
+# the load generators must not be the bottleneck: SIPp is single-threaded
+read -r tgt off smax < <("$BENCH_BIN/ovc-jget" "$dir/summary.json" \
+	target_cps offered_cps extra_mean.sipp_cpu_max)
+awk -v t="$tgt" -v o="$off" -v m="$smax" 'BEGIN {
+	exit !((t > 0 && o < 0.95 * t) || (m != "-" && m > 0.8)) }' &&
+	say "WARNING: load generators may be the bottleneck (target $tgt," \
+		"offered $off calls/s, busiest SIPp at $smax of a core)"
 "$here/plot.sh" "$dir" >/dev/null 2>>"$dir/plot.log" ||
 	say "plot failed: $dir/plot.log"
 "$here/summary-line.sh" "$dir/summary.json"
