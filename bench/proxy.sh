@@ -14,15 +14,22 @@
 # (OVC_PARAM1..3). Kamailio runs inside the proxy host, in the CPU-capped
 # cgroup, with every capability dropped. Its control socket is
 # $BENCH_STATE/proxy.ctl.
+#
+# Multi-hop topologies (testbed.sh up --edges N): BENCH_PROXY_HOST=edge1
+# starts the proxy on that host instead (uncapped, control socket
+# $BENCH_STATE/edge1.ctl), BENCH_NEXT_HOP=sip:10.77.0.10:5060 relays every
+# out-of-dialog request to the next hop (ovc-proxy.cfg NEXT_HOP).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-BENCH_PROXY_CTL="$BENCH_STATE/proxy.ctl"
+BENCH_PROXY_HOST=${BENCH_PROXY_HOST:-proxy}
+BENCH_PROXY_CTL="$BENCH_STATE/$BENCH_PROXY_HOST.ctl"
 
 proxy_defines() {
 	local alg=$1 i=1 kv
 	shift
-	echo "-A LISTEN=udp:$(bench_ip proxy):$BENCH_SIP_PORT"
+	echo "-A LISTEN=udp:$(bench_ip "$BENCH_PROXY_HOST"):$BENCH_SIP_PORT"
+	[ -n "${BENCH_NEXT_HOP:-}" ] && echo "-A NEXT_HOP=\"$BENCH_NEXT_HOP\""
 	echo "-A CTL_SOCK=\"unix:$BENCH_PROXY_CTL\""
 	echo "-A CHILDREN=${BENCH_CHILDREN:-1}"
 	case "$alg" in
@@ -71,11 +78,16 @@ cmd_start() {
 	done
 	rm -f "$dir/kamailio.pid" "$BENCH_PROXY_CTL"
 	echo "kamailio -f $cfg ${kargs[*]}" >"$dir/kamailio.cmd"
-	on_host proxy sh -c '
-		echo $$ > "$1/cgroup.procs"
+	local cg_cpu=$BENCH_CG_CPU cg_acct=$BENCH_CG_ACCT
+	if [ "$BENCH_PROXY_HOST" != proxy ]; then
+		cg_cpu=/nonexistent
+		cg_acct=/nonexistent
+	fi
+	on_host "$BENCH_PROXY_HOST" sh -c '
+		[ -d "$1" ] && echo $$ > "$1/cgroup.procs"
 		[ -d "$2" ] && echo $$ > "$2/cgroup.procs"
 		shift 2
-		exec "$@"' sh "$BENCH_CG_CPU" "$BENCH_CG_ACCT" \
+		exec "$@"' sh "$cg_cpu" "$cg_acct" \
 		"$BENCH_BIN/ovc-caps" drop -- \
 		kamailio -f "$cfg" -DD -E -P "$dir/kamailio.pid" -Y "$dir/run" \
 		-m "${BENCH_SHM_MB:-1024}" "${kargs[@]}" \
@@ -101,7 +113,7 @@ cmd_start() {
 	pid=$(cat "$dir/kamailio.pid")
 	bench_track_pid "$pid" kamailio
 	echo "$pid" >"$dir/kamailio.main"
-	say "proxy up: $alg, pid $pid, $(bench_ip proxy):$BENCH_SIP_PORT"
+	say "proxy up: $alg, pid $pid, $(bench_ip "$BENCH_PROXY_HOST"):$BENCH_SIP_PORT"
 }
 
 cmd_stop() {

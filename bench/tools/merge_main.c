@@ -13,8 +13,8 @@
  * Missing files are reported and skipped (ovc.csv does not exist for
  * runs without ovc). --csv-from/--csv-to bound the CSV (default: every
  * second seen). --extra adds the bench's own per-second samples
- * ("time,name,..."), as columns of the CSV and means in the summary. --from/--to bound the summary window; the CSV holds
- * the seconds of --csv-from/--csv-to.
+ * ("time,name,..."), as columns of the CSV and means in the summary.
+ * --from/--to bound the summary window.
  */
 
 #include <getopt.h>
