@@ -103,6 +103,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
+git_rev=$(git -C "$BENCH_TOP" rev-parse --short HEAD 2>/dev/null || echo -)
+so_md5=$(md5sum "$BENCH_TOP/modules/ovc/ovc.so" 2>/dev/null | cut -c1-12 || echo -)
+[ -n "$so_md5" ] || so_md5=-
 say "run $tag: rho_M $rho cps, $n s, window [$wfrom, $wto) s, out $dir"
 "$here/proxy.sh" start "$dir" "$alg" "${params[@]}"
 ctl="unix:$BENCH_STATE/proxy.ctl"
@@ -176,7 +179,8 @@ trap - EXIT
 	--meta "peak_r=$peak" --meta "retrans=$retrans" --meta "duration_s=$dur" \
 	--meta "warmup_s=$warm" --meta "start=$t_start" --meta "end=$t_end" \
 	--meta "mode=$(bench_mode)" --meta "uas_scenario=$uas_scen" \
-	--meta "bye_flood_cps=$flood" \
+	--meta "bye_flood_cps=$flood" --meta "git=$git_rev" \
+	--meta "ovc_so_md5=$so_md5" \
 	--meta "cpu_quota=$BENCH_CPU_QUOTA_US/$BENCH_CPU_PERIOD_US" \
 	--uac "$dir/uac1_stat.csv,$dir/uac1_rtt.csv" \
 	--uac "$dir/uac2_stat.csv,$dir/uac2_rtt.csv" \
