@@ -100,12 +100,16 @@ cmd_start() {
 			break
 		fi
 		kill -0 "$pid" 2>/dev/null || {
+			bench_untrack_pid "$pid"
 			tail -5 "$dir/kamailio.log" >&2
 			die "kamailio exited at start-up (log: $dir/kamailio.log)"
 		}
 		sleep 0.1
 	done
-	[ "$i" -lt 100 ] || die "kamailio did not answer RPC within 10 s"
+	if [ "$i" -ge 100 ]; then
+		bench_stop_pid "$pid" 3
+		die "kamailio did not answer RPC within 10 s"
+	fi
 	# kamailio forks its main process even with -DD: the pidfile is the
 	# truth, the launcher PID may be gone already
 	[ -s "$dir/kamailio.pid" ] || die "no pidfile $dir/kamailio.pid"
