@@ -3,18 +3,21 @@
 # bench/sim/plot.sh - regenerates the simulator figures of bench/RESULTS.md
 # into bench/sim/results/ (CSV + gnuplot PNG). Needs `make sim` first.
 #
-#   bench/sim/plot.sh [fig7|sweep|es|all]     (default all)
+#   bench/sim/plot.sh [fig7|sweep|pi|es|all]     (default all)
 #
 # fig7   000 Fig. 7: no control collapses and does not recover (time series)
 # sweep  goodput vs load: 000's server (capacity 160, beta 36, BBC on the
 #        message buffer: 000 Fig. 11) and the testbed's calibration
 #        (bench/out/calibration.env: rho_M 193, beta 4.679; every algorithm
 #        libovc has, queue-based ones on the in-core queue: 003 Fig. 11)
+# pi     PI with alpha at arrival (DESIGN.md) vs at dequeue (003)
 # es     ES tuning of the PI gains from 003 Table I's initial conditions on
-#        the testbed's calibration
+#        the testbed's calibration, alpha at arrival (es-arrival-*) and at
+#        dequeue (es-dequeue-*)
 set -euo pipefail
 # ES constants scaled to this model's J (see bench/RESULTS.md, Simulator)
-ES_OPTS=${ES_OPTS:---gamma 0.8,0.7,0.2,0.02 --amp 0.25,1,2,5}
+ES_OPTS_arrival=${ES_OPTS_arrival:---gamma 0.8,0.7,0.2,0.02 --amp 0.25,1,2,5}
+ES_OPTS_dequeue=${ES_OPTS_dequeue:---gamma 1}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 sim=$top/build/sim/ovc-sim
 tune=$top/build/sim/ovc-es-tune
@@ -76,23 +79,51 @@ sweep() {
 		"$algs" "${tb[@]}"
 }
 
+pi() {
+	local at
+	for at in arrival dequeue; do
+		"$sim" --sweep pi --loads 0.25:4:0.25 "${tb[@]}" --reject-at "$at" \
+			--metrics "$out/pi-$at-metrics.csv" >"$out/pi-$at.csv"
+	done
+	gnuplot <<-GP
+	set terminal pngcairo size 900,700 noenhanced
+	set output "$out/pi-placement.png"
+	set datafile separator ","
+	set multiplot layout 2,1 \
+		title "PI (003 gains), testbed calibration: alpha at arrival vs at dequeue"
+	set key top right
+	set ylabel "g"
+	plot "$out/pi-arrival.csv" using 1:2 every ::0 with lines title "g_opt", \
+	     "$out/pi-arrival-metrics.csv" using 2:3 with linespoints title "arrival", \
+	     "$out/pi-dequeue-metrics.csv" using 2:3 with linespoints title "dequeue"
+	set ylabel "setup delay (ms)"
+	set xlabel "r"
+	plot "$out/pi-arrival-metrics.csv" using 2:7 with linespoints title "arrival", \
+	     "$out/pi-dequeue-metrics.csv" using 2:7 with linespoints title "dequeue"
+	unset multiplot
+	GP
+}
+
 es() {
 	local runs=("12,12,20,130" "2,2,20,130" "0.5,0.5,4,4" "1,1,20,130"
 		"17,12,16.5,124")
-	local i=1
+	local i=1 at=${1:-arrival} opts
+	opts=ES_OPTS_$at
 	for init in "${runs[@]}"; do
 		[ -n "${ES_PLOT_ONLY:-}" ] && break
-		"$tune" "${tb[@]}" --init "$init" --iters "${ES_ITERS:-150}" \
-			--reps 2 $ES_OPTS >"$out/es-run$i.csv"
+		# shellcheck disable=SC2086
+		"$tune" "${tb[@]}" --reject-at "$at" --init "$init" \
+			--iters "${ES_ITERS:-150}" --reps 2 ${!opts} \
+			>"$out/es-$at-run$i.csv"
 		i=$((i + 1))
 	done
 	gnuplot <<-GP
 	set terminal pngcairo size 900,700 noenhanced
-	set output "$out/es.png"
+	set output "$out/es-$at.png"
 	set datafile separator ","
 	set multiplot layout 2,1 \
-		title "Extremum Seeking of the PI gains (003 Sec. VI) on ovc-sim"
-	f(i) = sprintf("$out/es-run%d.csv", i)
+		title "ES of the PI gains (003 Sec. VI) on ovc-sim, alpha at $at"
+	f(i) = sprintf("$out/es-$at-run%d.csv", i)
 	set ylabel "J"
 	plot for [i=1:5] f(i) using 1:2 with lines title sprintf("run %d", i)
 	set ylabel "K_pc"
@@ -105,7 +136,8 @@ es() {
 case "${1:-all}" in
 fig7) fig7 ;;
 sweep) sweep ;;
-es) es ;;
-all) fig7; sweep; es ;;
-*) echo "usage: $0 [fig7|sweep|es|all]" >&2; exit 2 ;;
+pi) pi ;;
+es) es arrival; es dequeue ;;
+all) fig7; sweep; pi; es arrival; es dequeue ;;
+*) echo "usage: $0 [fig7|sweep|pi|es|all]" >&2; exit 2 ;;
 esac
