@@ -44,11 +44,12 @@ static void put_str(struct wbuf *w, const char *s)
 static void put_unfold(struct wbuf *w, const char *buf, size_t off, size_t n)
 {
 	size_t i = off, e = off + n, s;
+	const char *q;
 
 	while(i < e) {
 		s = i;
-		while(i < e && buf[i] != '\r' && buf[i] != '\n')
-			i++;
+		q = memchr(buf + i, '\r', e - i);
+		i = q ? (size_t)(q - buf) : e;
 		put(w, buf + s, i - s);
 		while(i < e && (buf[i] == '\r' || buf[i] == '\n'))
 			i++;

@@ -24,26 +24,35 @@
 #define MAX_MSG 65536u /* bytes of the whole message */
 #define MAX_LINE 8192u /* bytes of one (possibly folded) header line */
 
-/* RFC 3261 token characters: alphanum and -.!%*_+`'~ */
+/* Character classes, one byte per character: C_TOKEN (RFC 3261 token:
+ * alphanum and -.!%*_+`'~), C_TEXT (may appear in a header value as is: HT,
+ * visible ASCII, SP, UTF-8 bytes; not CR, LF, other controls or DEL),
+ * C_URI (Request-URI: visible ASCII except <>"{}|\^ and backquote). */
+#define C_TOKEN 1
+#define C_TEXT 2
+#define C_URI 4
+static const unsigned char cclass[256] = {
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		2, 7, 2, 6, 6, 7, 6, 7, 6, 6, 7, 7, 6, 7, 7, 6,
+		7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 6, 6, 2, 6, 2, 6,
+		6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+		7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 6, 2, 6, 2, 7,
+		3, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+		7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 7, 0,
+		2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+		2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+		2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+		2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+		2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+		2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+		2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+		2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+};
+
 static int is_token(unsigned char c)
 {
-	if((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-			|| (c >= '0' && c <= '9'))
-		return 1;
-	switch(c) {
-		case '-':
-		case '.':
-		case '!':
-		case '%':
-		case '*':
-		case '_':
-		case '+':
-		case '`':
-		case '\'':
-		case '~':
-			return 1;
-	}
-	return 0;
+	return cclass[c] & C_TOKEN;
 }
 
 static int is_alpha(unsigned char c)
@@ -78,25 +87,9 @@ static unsigned char lower(unsigned char c)
 	return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c;
 }
 
-/* Characters accepted in a Request-URI: visible ASCII except those RFC
- * 3986/3261 never allow unescaped (<>"{}|\^ and backquote). */
 static int is_uri_char(unsigned char c)
 {
-	if(c <= 0x20 || c >= 0x7f)
-		return 0;
-	switch(c) {
-		case '<':
-		case '>':
-		case '"':
-		case '{':
-		case '}':
-		case '|':
-		case '\\':
-		case '^':
-		case '`':
-			return 0;
-	}
-	return 1;
+	return cclass[c] & C_URI;
 }
 
 /* case-insensitive compare of buf[off, off + n) with a lower-case word */
@@ -463,16 +456,18 @@ static enum hdr_kind header_kind(const char *buf, size_t s, size_t e)
 		}
 		return H_OTHER;
 	}
-	if(span_ieq(buf, (uint32_t)s, n, "via"))
-		return H_VIA;
-	if(span_ieq(buf, (uint32_t)s, n, "from"))
-		return H_FROM;
-	if(span_ieq(buf, (uint32_t)s, n, "to"))
-		return H_TO;
-	if(span_ieq(buf, (uint32_t)s, n, "call-id"))
-		return H_CALLID;
-	if(span_ieq(buf, (uint32_t)s, n, "cseq"))
-		return H_CSEQ;
+	switch(lower((unsigned char)buf[s])) {
+		case 'v':
+			return span_ieq(buf, (uint32_t)s, n, "via") ? H_VIA : H_OTHER;
+		case 'f':
+			return span_ieq(buf, (uint32_t)s, n, "from") ? H_FROM : H_OTHER;
+		case 't':
+			return span_ieq(buf, (uint32_t)s, n, "to") ? H_TO : H_OTHER;
+		case 'c':
+			if(span_ieq(buf, (uint32_t)s, n, "call-id"))
+				return H_CALLID;
+			return span_ieq(buf, (uint32_t)s, n, "cseq") ? H_CSEQ : H_OTHER;
+	}
 	return H_OTHER;
 }
 
@@ -543,6 +538,8 @@ static int scan_line_end(
 	unsigned char c;
 
 	for(;;) {
+		while(p < len && (cclass[(unsigned char)buf[p]] & C_TEXT))
+			p++;
 		if(p - ls > MAX_LINE)
 			return OVC_SCAN_TOO_LONG;
 		if(p >= len)
