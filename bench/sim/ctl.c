@@ -9,9 +9,11 @@
  * beyond burst_limit[invite] per epoch, and give u to the queue drain.
  * Not applied: p_drop of in-dialog types (the model's in-dialog requests
  * are all legitimate). Only controller.h,
- * params.h and acceptor.h are used, so every algorithm libovc knows runs
- * here unchanged. CPU occupancy is d(busy)/d(now) over the epoch, the
- * processor being the whole capacity (one CPU).
+ * params.h, acceptor.h and cpu.h are used, so every algorithm libovc
+ * knows runs here unchanged. CPU occupancy comes from the module's meter
+ * (ovc_cpu_sample() on the processor's cumulative busy time, capacity one
+ * CPU); as in the module's ticker, an epoch without a CPU reading keeps
+ * the last decision.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,7 @@ int sim_ctl_open(struct sim_world *w)
 	const struct sim_cfg *cfg = w->cfg;
 	struct ovc_params p = cfg->params;
 	unsigned ms;
+	double occ;
 	int rc;
 
 	if(!cfg->pi_rho_m_set)
@@ -41,7 +44,9 @@ int sim_ctl_open(struct sim_world *w)
 	ms = ovc_ctl_epoch_ms(w->ctl);
 	w->epoch_ns = (int64_t)(ms ? ms : 1000) * OVC_NS_PER_MS;
 	w->last_epoch = 0;
-	w->ep_busy0 = 0;
+	if(ovc_cpu_init(&w->meter, 1.0, 0) != OVC_OK)
+		return OVC_EINVAL;
+	ovc_cpu_sample(&w->meter, 0, 0, &occ); /* primes: no value yet */
 	return sim_schedule(w, w->epoch_ns, EV_EPOCH, 0) < 0 ? OVC_ENOMEM
 														 : OVC_OK;
 }
@@ -65,16 +70,15 @@ int sim_ctl_admit(struct sim_world *w)
 void sim_ctl_epoch(struct sim_world *w)
 {
 	struct ovc_measure m;
-	int64_t busy = sim_busy_total(w);
-	double mem;
+	double mem, occ;
+	int rc;
 	int i;
 
 	memset(&m, 0, sizeof(m));
 	m.dt_s = (double)(w->now - w->last_epoch) / 1e9;
-	m.cpu = m.dt_s > 0 ? (double)(busy - w->ep_busy0) / 1e9 / m.dt_s : -1;
-	if(m.cpu > 1)
-		m.cpu = 1;
-	w->ep_busy0 = busy;
+	rc = ovc_cpu_sample(
+			&w->meter, (uint64_t)sim_busy_total(w), w->now, &occ);
+	m.cpu = rc == OVC_OK ? occ : -1;
 	mem = (double)w->active_txn / w->cfg->mem_txn;
 	m.mem = mem > 1 ? 1 : mem;
 	/* without the in-core queue, the processor's message buffer (000's
@@ -90,8 +94,10 @@ void sim_ctl_epoch(struct sim_world *w)
 		m.offered[i] = (double)w->ep.offered[i];
 		m.admitted[i] = (double)w->ep.admitted[i];
 	}
-	ovc_ctl_step(w->ctl, &m, w->now, &w->out);
-	ovc_acceptor_set(&w->acc, 1 - w->out.p_reject[OVC_CLASS_INVITE]);
+	if(m.cpu >= 0 && m.dt_s > 0) {
+		ovc_ctl_step(w->ctl, &m, w->now, &w->out);
+		ovc_acceptor_set(&w->acc, 1 - w->out.p_reject[OVC_CLASS_INVITE]);
+	}
 	memset(&w->ep, 0, sizeof(w->ep));
 	w->last_epoch = w->now;
 	if(w->incore)

@@ -22,6 +22,7 @@
 
 #include "ovc/acceptor.h"
 #include "ovc/controller.h"
+#include "ovc/cpu.h"
 #include "ovc/params.h"
 #include "ovc/types.h"
 

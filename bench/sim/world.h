@@ -162,7 +162,7 @@ struct sim_world
 	/* controller */
 	struct ovc_ctl *ctl;
 	struct ovc_acceptor acc;
-	int64_t ep_busy0;		  /* busy total at the epoch's start */
+	struct ovc_cpu_meter meter; /* the module's CPU meter */
 	struct ovc_output out;
 	int64_t epoch_ns;
 	int64_t last_epoch;
