@@ -94,7 +94,9 @@ struct ovc_sip_scan
 /* Scans a raw request. Returns OVC_SCAN_OK and fills *out, or a negative
  * enum ovc_scan_reason (out's content then unspecified). Pure; reads only
  * buf[0, len). Header names are matched case-insensitively, compact forms
- * (v, f, t, i) accepted, folded (LWS-continued) lines accepted. */
+ * (v, f, t, i) accepted, folded (LWS-continued) lines accepted. A bare LF
+ * line ending (or any raw control byte in a header) gives
+ * OVC_SCAN_UNSUPPORTED, a CR without LF OVC_SCAN_MALFORMED. */
 int ovc_sip_scan(const char *buf, size_t len, struct ovc_sip_scan *out);
 
 /* Short name of a scan reason ("truncated", ...). */
