@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# tests/fuzz/fuzz.mk - fuzzing and microbenchmark of the raw SIP scanner;
+# included by the Makefile.
+#
+#   make fuzz-sipscan   libFuzzer + ASan/UBSan, FUZZ_TIME seconds (60) over
+#                       a corpus seeded from RFC 4475 and tests/fuzz/seeds
+#   make bench-scan     ns per scan and per scan + reply (-O2, no sanitizer)
+
+FUZZ_BUILD = $(BUILD)/fuzz
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 60
+FUZZ_MAX_LEN ?= 20000
+RFC4475_DIR ?= ../shared/rfc4475
+FUZZ_CFLAGS = -std=gnu11 -g -O1 -Iinclude -fno-omit-frame-pointer \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+SCAN_SRC = src/sipscan.c src/sipreply.c
+SCAN_HDR = include/ovc/sipscan.h include/ovc/types.h
+
+.PHONY: fuzz-sipscan fuzz-sipscan-seeds bench-scan
+
+$(FUZZ_BUILD) $(FUZZ_BUILD)/seeds-sipscan $(FUZZ_BUILD)/corpus-sipscan:
+	mkdir -p $@
+
+$(FUZZ_BUILD)/fuzz_sipscan: tests/fuzz/fuzz_sipscan.c $(SCAN_SRC) \
+		$(SCAN_HDR) | $(FUZZ_BUILD)
+	@command -v $(FUZZ_CC) >/dev/null || \
+		{ echo "$(FUZZ_CC) missing: apt-get install -y clang" >&2; exit 1; }
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -o $@ tests/fuzz/fuzz_sipscan.c $(SCAN_SRC)
+
+# seeds: every RFC 4475 file as stored and with lone LF turned into CRLF,
+# plus the hand-written requests of tests/fuzz/seeds
+fuzz-sipscan-seeds: | $(FUZZ_BUILD)/seeds-sipscan
+	cp tests/fuzz/seeds/*.sip $(FUZZ_BUILD)/seeds-sipscan/
+	@if [ -d $(RFC4475_DIR) ]; then \
+		for f in $(RFC4475_DIR)/*.dat; do \
+			b=$$(basename $$f .dat); \
+			cp $$f $(FUZZ_BUILD)/seeds-sipscan/$$b.lf; \
+			perl -pe 's/(?<!\r)\n/\r\n/g' $$f \
+				> $(FUZZ_BUILD)/seeds-sipscan/$$b.crlf; \
+		done; \
+	else echo "NOTICE: $(RFC4475_DIR) absent, RFC 4475 seeds skipped"; fi
+
+fuzz-sipscan: $(FUZZ_BUILD)/fuzz_sipscan fuzz-sipscan-seeds \
+		| $(FUZZ_BUILD)/corpus-sipscan
+	$(FUZZ_BUILD)/fuzz_sipscan -max_total_time=$(FUZZ_TIME) \
+		-max_len=$(FUZZ_MAX_LEN) -dict=tests/fuzz/sip.dict \
+		-artifact_prefix=$(FUZZ_BUILD)/ -print_final_stats=1 \
+		$(FUZZ_BUILD)/corpus-sipscan $(FUZZ_BUILD)/seeds-sipscan
+
+$(FUZZ_BUILD)/scan_bench: bench/microbench/scan_bench.c $(SCAN_SRC) \
+		$(SCAN_HDR) | $(FUZZ_BUILD)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Iinclude -o $@ \
+		bench/microbench/scan_bench.c $(SCAN_SRC)
+
+bench-scan: $(FUZZ_BUILD)/scan_bench
+	$(FUZZ_BUILD)/scan_bench
