@@ -137,7 +137,7 @@ END_TEST
 
 /* Per second: offered = admitted + rejected + dropped + queued - dequeued
  * for INVITEs, offered = admitted + dropped in dialog. */
-static void check_balance(enum ovc_alg alg, double load)
+static void check_balance(enum ovc_alg alg, double load, int at_dequeue)
 {
 	struct sim_cfg c;
 	struct sim_result r;
@@ -150,6 +150,7 @@ static void check_balance(enum ovc_alg alg, double load)
 	ck_assert_ptr_nonnull(f);
 	sim_cfg_defaults(&c);
 	c.alg = alg;
+	c.reject_at_dequeue = at_dequeue;
 	sim_profile_constant(&c.prof, load);
 	c.duration_s = 30;
 	c.csv = f;
@@ -182,10 +183,13 @@ static void check_balance(enum ovc_alg alg, double load)
 
 START_TEST(test_model_balance)
 {
-	check_balance(OVC_ALG_NONE, 2.0);
-	check_balance(OVC_ALG_OCC, 3.0);
-	check_balance(OVC_ALG_PI, 3.0);
-	check_balance(OVC_ALG_BBC, 3.0);
+	check_balance(OVC_ALG_NONE, 2.0, 0);
+	check_balance(OVC_ALG_OCC, 3.0, 0);
+	check_balance(OVC_ALG_PI, 3.0, 0);
+	check_balance(OVC_ALG_PI, 3.0, 1);
+	check_balance(OVC_ALG_BBC, 3.0, 0);
+	check_balance(OVC_ALG_SIRED, 3.0, 0);
+	check_balance(OVC_ALG_RSOCA, 3.0, 0);
 }
 END_TEST
 
