@@ -346,6 +346,38 @@ static char *load_rfc(const char *name, int crlf, size_t *len)
 	return c;
 }
 
+/* a 503 to an accepted request: fits, CRLF line ends only, ends with the
+ * blank line, one Via line per scanned Via */
+static void check_reply(const char *b, const struct ovc_sip_scan *s)
+{
+	static char out[2 * 65536 + 1024];
+	struct ovc_reply_params p;
+	unsigned vias = 0;
+	int n, i;
+
+	memset(&p, 0, sizeof(p));
+	p.code = 503;
+	p.reason = "Service Unavailable";
+	p.reason_len = 19;
+	p.src_ip = "192.0.2.200";
+	p.src_port = 5070;
+	n = ovc_sip_build_reply(b, s, &p, out, sizeof(out));
+	ck_assert_int_gt(n, 0);
+	ck_assert_int_eq(memcmp(out + n - 4, "\r\n\r\n", 4), 0);
+	for(i = 0; i < n; i++) {
+		if(out[i] == '\r')
+			ck_assert_int_eq(out[i + 1], '\n');
+		if(out[i] == '\n') {
+			ck_assert_int_eq(out[i - 1], '\r');
+			if(i + 1 < n && out[i + 1] == '\r')
+				ck_assert_int_eq(i, n - 3);
+			if(i + 5 < n && memcmp(out + i + 1, "Via: ", 5) == 0)
+				vias++;
+		}
+	}
+	ck_assert_uint_eq(vias, s->n_via);
+}
+
 /* scan in an exact-size heap copy (ASan sees any overread) */
 static int scan_exact(const char *b, size_t n, struct ovc_sip_scan *s)
 {
@@ -357,6 +389,8 @@ static int scan_exact(const char *b, size_t n, struct ovc_sip_scan *s)
 	r = ovc_sip_scan(c, n, s);
 	if(r == OVC_SCAN_OK)
 		check_spans(s, n);
+	if(r == OVC_SCAN_OK && n >= 64)
+		check_reply(c, s);
 	free(c);
 	return r;
 }
