@@ -140,7 +140,10 @@ static void put_via1(struct wbuf *w, const char *buf,
 	int n = 0, i;
 	uint32_t cur = s->via[0].off, end = s->via[0].off + s->via[0].len;
 
-	if(s->via1_rport || host_differs(buf, s, p->src_ip, iplen)) {
+	/* as Kamailio's received_test(): an existing received is always
+	 * rewritten with the real source */
+	if(s->via1_rport || s->via1_received_param.len
+			|| host_differs(buf, s, p->src_ip, iplen)) {
 		if(s->via1_received_param.len) {
 			ed[n].off = s->via1_received_param.off;
 			ed[n].del = s->via1_received_param.len;

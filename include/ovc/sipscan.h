@@ -136,7 +136,9 @@ struct ovc_reply_params
  * filled when requested (RFC 3581), From, To (with ovc's tag added when it
  * had none), Call-ID, CSeq, optional Retry-After and Server,
  * Content-Length: 0. Returns the length written, or OVC_EINVAL/OVC_ERANGE
- * (out too small); nothing is written past outsize. */
+ * (out too small); nothing is written past outsize. received is also
+ * added (RFC 3581) when the top Via has rport, and an existing received is
+ * rewritten with src_ip (as Kamailio does); folded values are unfolded. */
 int ovc_sip_build_reply(const char *buf, const struct ovc_sip_scan *s,
 		const struct ovc_reply_params *p, char *out, size_t outsize);
 

@@ -169,7 +169,9 @@ START_TEST(test_reply_received_rport)
 					"SIP/2.0/UDP 192.0.2.1;received=192.0.2.3;rport=5999;"
 					"branch=z"},
 			{REQ("SIP/2.0/UDP 192.0.2.1;received=10.0.0.1"), "192.0.2.1",
-					"SIP/2.0/UDP 192.0.2.1;received=10.0.0.1"},
+					"SIP/2.0/UDP 192.0.2.1;received=192.0.2.1"},
+			{REQ("SIP/2.0/UDP 192.0.2.1;received=10.0.0.1;x"), "192.0.2.7",
+					"SIP/2.0/UDP 192.0.2.1;received=192.0.2.7;x"},
 			/* IPv6: compared without brackets, case-insensitively */
 			{REQ("SIP/2.0/UDP [2001:db8::1]:5070;branch=z9hG4bK6"),
 					"2001:db8::1",
