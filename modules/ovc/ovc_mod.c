@@ -288,7 +288,8 @@ static int pv_get_ovc(sip_msg_t *msg, pv_param_t *param, pv_value_t *res)
 			s.s = buf;
 			return pv_get_strval(msg, param, res, &s);
 		case PV_QUEUE:
-			return pv_get_sintval(msg, param, res, 0);
+			return pv_get_sintval(msg, param, res,
+					(int)(atomic_load(&ovc->rxq_bytes) / OVC_RXQ_MSG_BYTES));
 	}
 	return pv_get_null(msg, param, res);
 }
@@ -305,6 +306,8 @@ static counter_val_t stat_get(counter_handle_t h, void *param)
 		return 0;
 	if(i == OVC_CLASS_COUNT * OVC_V_COUNT)
 		return (counter_val_t)atomic_load(&ovc->replies_total);
+	if(i == OVC_CLASS_COUNT * OVC_V_COUNT + 1)
+		return (counter_val_t)atomic_load(&ovc->acks_absorbed);
 	return (counter_val_t)atomic_load(
 			&ovc->total.v[i / OVC_V_COUNT][i % OVC_V_COUNT]);
 }
@@ -333,6 +336,11 @@ static int register_stats(void)
 		if(counter_register(&h, "ovc", "replies_sent", 0, stat_get,
 				   (void *)(long)(OVC_CLASS_COUNT * OVC_V_COUNT),
 				   "ovc reject replies sent", 0)
+				< 0)
+			return -1;
+		if(counter_register(&h, "ovc", "acks_absorbed", 0, stat_get,
+				   (void *)(long)(OVC_CLASS_COUNT * OVC_V_COUNT + 1),
+				   "ACKs to ovc's own rejects absorbed", 0)
 				< 0)
 			return -1;
 	}

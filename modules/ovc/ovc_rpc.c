@@ -11,6 +11,7 @@
 #include "core/mem/mem.h"
 
 #include "ovc_admit.h"
+#include "ovc_sampler.h"
 #include "ovc_rpc.h"
 #include "ovc_shm.h"
 
@@ -52,7 +53,7 @@ static void ovc_rpc_stats(rpc_t *rpc, void *ctx)
 		rpc->fault(ctx, 500, "Internal error creating the reply");
 		return;
 	}
-	rpc->struct_add(th, "sssdfffsfffJJJ", "algorithm",
+	rpc->struct_add(th, "sssdfffsfffJJJJJJJ", "algorithm",
 			ovc_alg_name(atomic_load(&ovc->alg)), "mode",
 			ovc_mode_name(atomic_load(&ovc->mode)), "dry_run",
 			atomic_load(&ovc->dry_run) ? "yes" : "no", "reject_code",
@@ -63,7 +64,17 @@ static void ovc_rpc_stats(rpc_t *rpc, void *ctx)
 			"queue_delay_ms", 0.0, "mem_used",
 			(unsigned long long)atomic_load(&ovc->mem_used), "epochs",
 			(unsigned long long)atomic_load(&ovc->epochs), "replies",
-			(unsigned long long)atomic_load(&ovc->replies_total));
+			(unsigned long long)atomic_load(&ovc->replies_total),
+			"acks_absorbed",
+			(unsigned long long)atomic_load(&ovc->acks_absorbed),
+			"rx_queue_bytes",
+			(unsigned long long)atomic_load(&ovc->rxq_bytes),
+			"rx_queue_msgs",
+			(unsigned long long)(atomic_load(&ovc->rxq_bytes)
+								 / OVC_RXQ_MSG_BYTES),
+			"rx_queue_limit_msgs",
+			(unsigned long long)(atomic_load(&ovc->rxq_limit)
+								 / OVC_RXQ_MSG_BYTES));
 	for(c = 0; c < OVC_CLASS_COUNT; c++)
 		add_class(rpc, th, c);
 }
@@ -81,7 +92,7 @@ int ovc_csv_header(char *buf, int size)
 			"register_admitted,register_rejected,other_offered,"
 			"other_admitted,other_rejected,register_dropped,other_dropped,"
 			"invite_would_reject,register_would_reject,other_would_reject,"
-			"replies");
+			"replies,rx_queue_bytes,rx_queue_msgs");
 }
 
 static int csv_row(const struct ovc_row *r, char *buf, int size)
@@ -94,7 +105,7 @@ static int csv_row(const struct ovc_row *r, char *buf, int size)
 			"%llu,%llu,%llu,"
 			"%llu,%llu,%llu,"
 			"%llu,%llu,%llu,"
-			"%llu,%llu,%llu,%llu,%llu,%llu",
+			"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
 			(long long)r->time, ovc_alg_name(r->alg), r->f, r->cpu,
 			r->queue_len, r->queue_delay_ms, (unsigned long long)r->mem_used,
 #define V(c, x) (unsigned long long)v[OVC_CLASS_##c][OVC_V_##x]
@@ -107,7 +118,9 @@ static int csv_row(const struct ovc_row *r, char *buf, int size)
 			V(INVITE, WOULD_REJECT), V(REGISTER, WOULD_REJECT),
 			V(OTHER, WOULD_REJECT),
 #undef V
-			(unsigned long long)r->replies);
+			(unsigned long long)r->replies,
+			(unsigned long long)r->rxq_bytes,
+			(unsigned long long)(r->rxq_bytes / OVC_RXQ_MSG_BYTES));
 }
 
 static const char *ovc_rpc_csv_doc[2] = {

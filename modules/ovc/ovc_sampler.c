@@ -16,10 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
+#include <linux/sock_diag.h>
 
 #include "core/dprint.h"
 #include "core/globals.h"
 #include "core/pt.h"
+#include "core/socket_info.h"
 #include "core/mem/shm.h"
 
 #include "ovc_sampler.h"
@@ -356,4 +359,30 @@ uint64_t ovc_sampler_mem_used(void)
 
 	shm_info(&mi);
 	return (uint64_t)mi.used_size;
+}
+
+int ovc_sampler_rxq(uint64_t *bytes, uint64_t *limit)
+{
+	struct socket_info *si;
+	uint32_t mi[SK_MEMINFO_VARS];
+	uint64_t b = 0, l = 0;
+	int ok = 0;
+
+	for(si = udp_listen; si; si = si->next) {
+		socklen_t len = sizeof(mi);
+
+		if(si->socket < 0)
+			continue;
+		if(getsockopt(si->socket, SOL_SOCKET, SO_MEMINFO, mi, &len) != 0
+				|| len < (SK_MEMINFO_RCVBUF + 1) * sizeof(uint32_t))
+			continue;
+		b += mi[SK_MEMINFO_RMEM_ALLOC];
+		l += mi[SK_MEMINFO_RCVBUF];
+		ok = 1;
+	}
+	if(!ok)
+		return -1;
+	*bytes = b;
+	*limit = l;
+	return 0;
 }

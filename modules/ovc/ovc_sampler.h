@@ -25,6 +25,20 @@ int ovc_sampler_cpu_ns(uint64_t *busy_ns);
 /* Shared memory in use, bytes. */
 uint64_t ovc_sampler_mem_used(void);
 
+/* Receive queue of Kamailio's UDP listening sockets, summed: bytes of
+ * kernel memory held by waiting datagrams (SO_MEMINFO rmem_alloc, which
+ * counts each datagram's buffer overhead too) and the sum of the sockets'
+ * receive buffer limits. Returns 0, or -1 when no socket could be read. */
+int ovc_sampler_rxq(uint64_t *bytes, uint64_t *limit);
+
+/* Kernel memory one small (< 1 KiB) SIP datagram takes in a receive
+ * queue, bytes: converts rx_queue bytes into an estimated message count. */
+#define OVC_RXQ_MSG_BYTES 1280
+
+/* A full receive buffer, as seen by queue-based controllers: the queue of
+ * B = 1000 messages of papers 000 and 003. */
+#define OVC_RXQ_SCALE 1000.0
+
 /* Detected CPU quota of the cgroup hierarchy in CPUs, or 0 if none. */
 double ovc_sampler_cgroup_quota(void);
 

@@ -141,6 +141,7 @@ void ovc_counts_reset(void)
 		for(v = 0; v < OVC_V_COUNT; v++)
 			atomic_store(&ovc->total.v[c][v], 0);
 	atomic_store(&ovc->replies_total, 0);
+	atomic_store(&ovc->acks_absorbed, 0);
 	ovc->hist_count = 0;
 	ovc->hist_next = 0;
 	lock_release(&ovc->lock);

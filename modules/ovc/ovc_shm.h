@@ -68,6 +68,7 @@ struct ovc_row
 	double queue_len;	  /* INVITE queue length, messages */
 	double queue_delay_ms; /* mean queueing delay, ms */
 	uint64_t mem_used;	  /* shared memory in use, bytes */
+	uint64_t rxq_bytes;	  /* UDP receive queues at the second's end, bytes */
 	uint64_t v[OVC_CLASS_COUNT][OVC_V_COUNT]; /* counts over the second */
 	uint64_t replies;	  /* reject replies sent over the second */
 };
@@ -94,12 +95,15 @@ struct ovc_shm
 	ovc_atomic_double cpu;	 /* last epoch's CPU occupancy */
 	ovc_atomic_double cpu_1s; /* last second's CPU occupancy */
 	_Atomic uint64_t mem_used; /* last sampled shm in use, bytes */
+	_Atomic uint64_t rxq_bytes; /* UDP receive queues now, bytes */
+	_Atomic uint64_t rxq_limit; /* their receive buffer limits, bytes */
 	_Atomic uint64_t epochs; /* controller steps taken */
 
 	/* counters */
 	struct ovc_counts total;		  /* since start or ovc.reset */
 	struct ovc_counts slot[OVC_SLOTS]; /* per monotonic second */
 	_Atomic uint64_t replies_total;	  /* reject replies sent */
+	_Atomic uint64_t acks_absorbed;	  /* ACKs to ovc's rejects absorbed */
 	_Atomic uint64_t replies_slot[OVC_SLOTS];
 	int64_t mono_to_unix;			  /* unix s - monotonic s at start */
 

@@ -50,6 +50,7 @@ struct sec_snap
 	double cpu;
 	double f;
 	uint64_t mem;
+	uint64_t rxq;
 };
 
 static struct sec_snap snaps[OVC_SLOTS];
@@ -72,6 +73,7 @@ static void do_epoch(ovc_time_ns now)
 	struct ovc_measure meas;
 	struct ovc_output out;
 	double rho;
+	uint64_t rx_limit;
 	int c, rc;
 
 	rho = meter_sample(&epoch_meter, now);
@@ -80,8 +82,16 @@ static void do_epoch(ovc_time_ns now)
 	epoch_last = now;
 	meas.cpu = rho;
 	meas.mem = mem_fraction(atomic_load(&ovc->mem_used));
-	meas.queue_len = 0;
-	meas.queue_cap = 0;
+	/* no in-core queue: queue-based controllers (bbc, sired) see the
+	 * sockets' receive queue (001 §4.1.1), scaled so that a full receive
+	 * buffer reads as the papers' B = 1000 messages: bbc.high/low keep
+	 * their meaning (80 %/60 % of the buffer) whatever its size */
+	rx_limit = atomic_load(&ovc->rxq_limit);
+	if(rx_limit > 0) {
+		meas.queue_cap = OVC_RXQ_SCALE;
+		meas.queue_len = (double)atomic_load(&ovc->rxq_bytes)
+						 / (double)rx_limit * OVC_RXQ_SCALE;
+	}
 	meas.queue_delay_s = 0;
 	for(c = 0; c < OVC_CLASS_COUNT; c++) {
 		uint64_t o = atomic_load(&ovc->total.v[c][OVC_V_OFFERED]);
@@ -125,6 +135,7 @@ static void close_second(int64_t s)
 	row.f = sn->f;
 	row.cpu = sn->cpu;
 	row.mem_used = sn->mem;
+	row.rxq_bytes = sn->rxq;
 	for(c = 0; c < OVC_CLASS_COUNT; c++)
 		for(v = 0; v < OVC_V_COUNT; v++)
 			row.v[c][v] = atomic_exchange(&slot->v[c][v], 0);
@@ -203,6 +214,12 @@ void ovc_ticker_run(void)
 			next_epoch = now + epoch;
 		}
 		if(now >= next_epoch) {
+			uint64_t rxb, rxl;
+
+			if(ovc_sampler_rxq(&rxb, &rxl) == 0) {
+				atomic_store(&ovc->rxq_bytes, rxb);
+				atomic_store(&ovc->rxq_limit, rxl);
+			}
 			atomic_store(&ovc->mem_used, ovc_sampler_mem_used());
 			do_epoch(now);
 			next_epoch += epoch;
@@ -217,6 +234,7 @@ void ovc_ticker_run(void)
 			sn->cpu = rho >= 0 ? rho : 0;
 			sn->f = ovc_dload(&ovc->f);
 			sn->mem = atomic_load(&ovc->mem_used);
+			sn->rxq = atomic_load(&ovc->rxq_bytes);
 			ovc_dstore(&ovc->cpu_1s, sn->cpu);
 			/* close every second that ended more than a second ago; after
 			 * a stall longer than the slot ring a slot may hold several

@@ -11,7 +11,8 @@ PERIOD_US=100000
 RATE=${RATE:-1200}			# ~3x the capped capacity (bench/RESULTS.md)
 SECS=${SECS:-30}			# offered load duration
 WIN_FROM=${WIN_FROM:-15}	# steady-state window [WIN_FROM, SECS]
-MARGIN=${MARGIN:-1.3}		# ovc goodput must exceed none's by this factor
+DONE_MARGIN=${DONE_MARGIN:-1.1}	# completed calls/s: ovc > margin x none
+TIMELY_MARGIN=${TIMELY_MARGIN:-2}	# timely calls/s: ovc > margin x none
 
 cg=$(cg_make "$QUOTA_US" "$PERIOD_US")
 
@@ -21,9 +22,15 @@ phase() {
 	shift
 	kam_start -c "$cg" -n "$name" "$@"
 	uas_start "${name}_uas"
-	UAC_TIMEOUT=$((SECS + 3)) uac_run "${name}_uac" "$RATE" $((RATE * SECS))
+	UAC_TIMEOUT=$((SECS + 3)) uac_run "${name}_uac" "$RATE" $((RATE * SECS)) &
+	local uac=$!
 	if [ "$name" = ovc ]; then
+		sleep $((SECS - 2)) # a snapshot while the overload is on
 		rpc ovc.stats >"$T_DIR/ovc.stats.txt"
+	fi
+	wait "$uac"
+	if [ "$name" = ovc ]; then
+		sleep 2.5 # the last seconds reach the history
 		rpc ovc.csv >"$T_DIR/ovc.csv"
 	fi
 	uas_stop
@@ -58,15 +65,15 @@ log "offered $RATE cps for ${SECS}s to a proxy capped at $QUOTA_US/$PERIOD_US us
 log "completed calls/s in [$WIN_FROM,$SECS]s: none=$gp_none ovc=$gp_ovc"
 log "timely calls/s (INVITE->200 < 500 ms): none=$tm_none ovc=$tm_ovc"
 log "INVITE retransmissions: none=$retr_none ovc=$retr_ovc"
-log "ovc: 503 received $rej_ovc of $sent_ovc INVITEs; f=$f cpu_1s=$cpu;" \
+log "ovc: 503 received $rej_ovc of $sent_ovc INVITEs; under load f=$f cpu_1s=$cpu;" \
 	"window mean cpu=$cpu_mean f=$f_mean"
 check "ovc rejects a measurable share with 503" "$rej_ovc > 0.2 * $sent_ovc"
 check "ovc.stats shows f < 1" "$f < 1"
 check "cpu near the 0.9 target (window mean)" "$cpu_mean >= 0.7 && $cpu_mean <= 1.05"
-check "ovc completes at least as many calls/s as no control" \
-	"$gp_ovc >= $gp_none"
+check "ovc completes more calls/s than no control" \
+	"$gp_ovc > $DONE_MARGIN * $gp_none"
 check "ovc sets up more calls in time than no control" \
-	"$tm_ovc > $MARGIN * $tm_none"
-check "ovc halves the INVITE retransmissions" "$retr_ovc < 0.5 * $retr_none"
+	"$tm_ovc > $TIMELY_MARGIN * $tm_none"
+check "ovc cuts the INVITE retransmissions" "$retr_ovc < 0.8 * $retr_none"
 if bal=$(csv_check "$T_DIR/ovc.csv"); then ok "csv balance $bal"; else fail "csv balance $bal"; fi
 finish
