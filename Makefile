@@ -46,7 +46,7 @@ UNIT_SAN = $(BUILD)/tests/unit_tests_san
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
 .PHONY: all lib module deps check check-unit check-asan check-integration \
-	check-docs docs demo bench clean format
+	check-all check-docs docs demo bench clean format
 
 all: lib module
 
@@ -85,7 +85,15 @@ $(UNIT_SAN): $(UNIT_SRC) $(LIB_SAN) | $(BUILD)/tests
 $(BUILD)/lib $(BUILD)/lib-san $(BUILD)/mod $(BUILD)/tests:
 	mkdir -p $@
 
-check: check-unit check-asan check-docs check-sim check-bench check-integration
+# The README's two commands. Each first makes sure the machine has what
+# the project needs (idempotent), then builds and runs in a fresh make so
+# that pkg-config answers for the packages just installed.
+check:
+	@./scripts/deps.sh
+	@$(MAKE) --no-print-directory check-all
+
+check-all: check-unit check-asan check-docs check-sim check-bench \
+	check-integration
 
 check-unit: $(UNIT)
 	$(UNIT)
@@ -105,7 +113,9 @@ check-docs: $(BUILD)/params_doc
 check-integration: all
 	./tests/integration/run.sh
 
-demo: all
+demo:
+	@./scripts/deps.sh
+	@$(MAKE) --no-print-directory all bench-tools
 	./bench/demo.sh
 
 bench: all

@@ -81,6 +81,8 @@ static void ovc_rpc_stats(rpc_t *rpc, void *ctx)
 
 /* -------------------------------------------------------------- ovc.csv */
 
+#define OVC_CSV_MAX_ROWS 86400
+
 /* column list: the DESIGN.md contract first, then ours */
 int ovc_csv_header(char *buf, int size)
 {
@@ -133,12 +135,25 @@ static void ovc_rpc_csv(rpc_t *rpc, void *ctx)
 	int n = -1, count, i, len;
 	struct ovc_row *rows;
 	char line[1024];
+	str arg = STR_NULL;
 
-	if(rpc->scan(ctx, "*d", &n) < 1)
-		n = -1;
-	if(n == 0 || n < -1) {
-		rpc->fault(ctx, 400, "N must be a positive number of rows");
-		return;
+	/* read N as text (kamcmd sends numbers as int) to refuse junk */
+	if(rpc->scan(ctx, "*.S", &arg) == 1 && arg.len > 0) {
+		char buf[16], *end;
+		long v;
+
+		if(arg.len >= (int)sizeof(buf)) {
+			rpc->fault(ctx, 400, "N must be a positive number of rows");
+			return;
+		}
+		memcpy(buf, arg.s, arg.len);
+		buf[arg.len] = '\0';
+		v = strtol(buf, &end, 10);
+		if(*end != '\0' || v <= 0 || v > OVC_CSV_MAX_ROWS) {
+			rpc->fault(ctx, 400, "N must be a positive number of rows");
+			return;
+		}
+		n = (int)v;
 	}
 	rows = pkg_malloc(sizeof(*rows) * ovc->hist_size);
 	if(rows == NULL) {

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# RPC surface: ovc.get/ovc.set accept good values and refuse bad ones
+# without changing anything; algorithm/mode/dry_run switch live; ovc.csv
+# honours N and refuses bad N; ovc.reset zeroes; the statistics group ovc
+# mirrors ovc.stats.
+. "$(dirname "$0")/lib.sh"
+
+kam_start
+
+get() { rpc ovc.get "$1" | awk -v k="$1" '$1 == k ":" { print $2 }'; }
+
+# refused set: must fail and leave the value as it was
+refuse() {
+	local name=$1 val=$2 before after out
+	before=$(get "$name")
+	if out=$(rpc ovc.set "$name" "$val" 2>&1) && ! printf '%s' "$out" | grep -q error; then
+		fail "ovc.set $name $val accepted: $out"
+		return
+	fi
+	after=$(get "$name")
+	if [ "$before" = "$after" ]; then
+		ok "ovc.set $name $val refused ($(printf '%s' "$out" | head -1)); $name stays $after"
+	else
+		fail "ovc.set $name $val refused but $name changed $before -> $after"
+	fi
+}
+
+accept() {
+	local name=$1 val=$2 want=${3:-$2} got out
+	out=$(rpc ovc.set "$name" "$val" 2>&1)
+	got=$(get "$name")
+	if printf '%s' "$out" | grep -q error; then
+		fail "ovc.set $name $val refused: $out"
+	elif awk "BEGIN { exit !(\"$got\" == \"$want\" || ($got + 0 == $want + 0 && \"$want\" ~ /^[0-9.]+$/)) }"; then
+		ok "ovc.set $name $val -> $got"
+	else
+		fail "ovc.set $name $val: read back $got"
+	fi
+}
+
+accept occ.target 0.8
+accept occ.epoch_ms 500
+refuse occ.target 3
+refuse occ.target s:-0.5
+refuse occ.target abc
+refuse occ.epoch_ms 0
+refuse bbc.low 900 # not below bbc.high (800)
+accept bbc.high 1000
+accept bbc.low 900
+refuse bbc.high 850 # would put high below low
+refuse algorithm fastest
+refuse mode both
+refuse dry_run 2
+if out=$(rpc ovc.set no.such.param 1 2>&1) && printf '%s' "$out" | grep -q "404"; then
+	ok "unknown parameter refused with 404"
+else
+	fail "unknown parameter: $out"
+fi
+if out=$(rpc ovc.get no.such.param 2>&1) && printf '%s' "$out" | grep -q "404"; then
+	ok "ovc.get of an unknown parameter refused with 404"
+else
+	fail "ovc.get unknown parameter: $out"
+fi
+accept algorithm sired
+accept algorithm none
+accept algorithm occ
+accept mode single
+accept mode multi
+accept dry_run 1
+accept dry_run 0
+
+# every registry parameter is listed by ovc.get without a name
+n_doc=$(grep -c '^| `[a-z]*\.[a-z_]*`' "$TOP/modules/ovc/README.md")
+n_get=$(rpc ovc.get | grep -cE '^\s+[a-z]+\.[a-z_]+:')
+check "ovc.get lists every registry parameter" "$n_get == $n_doc && $n_get > 40"
+
+# some traffic, then csv, statistics and reset
+uas_start uas
+uac_run uac 100 300
+sleep 3
+uas_stop
+rows=$(rpc ovc.csv 2 | wc -l)
+check "ovc.csv 2 returns a header and 2 rows" "$rows == 3"
+hdr=$(rpc ovc.csv 1 | head -1)
+want="time,algorithm,f,cpu,queue_len,queue_delay_ms,mem_used,invite_offered,invite_admitted,invite_rejected,invite_dropped,invite_queued,invite_dequeued,indialog_offered,indialog_admitted,indialog_dropped,register_offered,register_admitted,register_rejected,other_offered,other_admitted,other_rejected"
+case "$hdr" in
+"$want"*) ok "ovc.csv header starts with the contract columns" ;;
+*) fail "ovc.csv header: $hdr" ;;
+esac
+for n in 0 s:-3 x 1x; do
+	if out=$(rpc ovc.csv "$n" 2>&1) && printf '%s' "$out" | grep -q error; then
+		ok "ovc.csv $n refused"
+	else
+		fail "ovc.csv $n accepted: $(printf '%s' "$out" | head -2)"
+	fi
+done
+stat() { rpc stats.get_statistics ovc: | awk -F' = ' -v k="ovc:$1" '$1 == k { print $2 }'; }
+st_off=$(stat invite_offered)
+ovc_off=$(stats_class invite offered)
+check "statistic ovc:invite_offered equals ovc.stats" "$st_off == $ovc_off && $ovc_off == 300"
+st_adm=$(stat indialog_admitted)
+check "statistic ovc:indialog_admitted counts ACK and BYE" "$st_adm == 600"
+rpc ovc.reset
+check "ovc.reset zeroes the counters" "$(stats_class invite offered) == 0"
+check "ovc.reset empties the history" "$(rpc ovc.csv | wc -l) <= 3"
+finish
