@@ -14,8 +14,9 @@
  *   OVC_SCAN_UNSUPPORTED (legal inside quoted strings, but never seen in
  *   real traffic and not worth copying into a reply);
  * - the top Via must be SIP/2.0/UDP (case-insensitive), else
- *   OVC_SCAN_UNSUPPORTED; only the first value of the first Via line is
- *   parsed, every Via line is kept as one span.
+ *   OVC_SCAN_UNSUPPORTED; every Via value of every line is checked (any
+ *   transport), only the first value of the first line is recorded; each
+ *   Via line is kept as one span.
  */
 #include <string.h>
 
@@ -242,26 +243,32 @@ static size_t parse_param(const char *buf, size_t p, size_t e,
 	return ne;
 }
 
-/* Parses the first value of the top Via line [s, e). */
-static int parse_via1(
-		const char *buf, size_t s, size_t e, struct ovc_sip_scan *out)
+/* Parses one Via value (via-parm) starting at s, up to e or the next
+ * top-level ','. With top set, the value is the top Via: it must be UDP and
+ * its fields go to out; otherwise it is only checked (Kamailio parses every
+ * Via body it meets and drops the message on a syntax error). Sets *next
+ * to the ',' or e. */
+static int parse_via_value(const char *buf, size_t s, size_t e, int top,
+		struct ovc_sip_scan *out, size_t *next)
 {
 	size_t p, q, last;
-	struct ovc_span name, val;
-	int have_branch = 0;
+	struct ovc_span name, val, host;
+	uint16_t port = 0;
+	int have_branch = 0, have_rport = 0, have_rcvd = 0;
+	int bad = top ? OVC_SCAN_UNSUPPORTED : OVC_SCAN_MALFORMED;
 
-	/* sent-protocol: SIP / 2.0 / UDP, LWS allowed around the slashes */
+	/* sent-protocol: SIP / 2.0 / transport, LWS allowed around '/' */
 	p = skip_lws(buf, s, e);
 	q = skip_token(buf, p, e);
 	if(!span_ieq(buf, (uint32_t)p, (uint32_t)(q - p), "sip"))
-		return OVC_SCAN_UNSUPPORTED;
+		return bad;
 	p = skip_lws(buf, q, e);
 	if(p >= e || buf[p] != '/')
 		return OVC_SCAN_MALFORMED;
 	p = skip_lws(buf, p + 1, e);
 	q = skip_token(buf, p, e);
 	if(!span_ieq(buf, (uint32_t)p, (uint32_t)(q - p), "2.0"))
-		return OVC_SCAN_UNSUPPORTED;
+		return bad;
 	p = skip_lws(buf, q, e);
 	if(p >= e || buf[p] != '/')
 		return OVC_SCAN_MALFORMED;
@@ -269,7 +276,7 @@ static int parse_via1(
 	q = skip_token(buf, p, e);
 	if(q == p)
 		return OVC_SCAN_MALFORMED;
-	if(!span_ieq(buf, (uint32_t)p, (uint32_t)(q - p), "udp"))
+	if(top && !span_ieq(buf, (uint32_t)p, (uint32_t)(q - p), "udp"))
 		return OVC_SCAN_UNSUPPORTED;
 	p = skip_lws(buf, q, e);
 	if(p == q || p >= e)
@@ -293,14 +300,18 @@ static int parse_via1(
 		if(p == q)
 			return OVC_SCAN_MALFORMED;
 	}
-	out->via1_host = mkspan(q, p);
+	host = mkspan(q, p);
 	last = p;
 	q = skip_lws(buf, p, e);
 	if(q < e && buf[q] == ':') {
-		p = parse_port(buf, skip_lws(buf, q + 1, e), e, &out->via1_port);
+		p = parse_port(buf, skip_lws(buf, q + 1, e), e, &port);
 		if(p == 0)
 			return OVC_SCAN_MALFORMED;
 		last = p;
+	}
+	if(top) {
+		out->via1_host = host;
+		out->via1_port = port;
 	}
 
 	/* via-params until the end of the value or the next Via value */
@@ -314,34 +325,59 @@ static int parse_via1(
 		p = parse_param(buf, q, e, &name, &val);
 		if(p == 0)
 			return OVC_SCAN_MALFORMED;
-		if(span_ieq(buf, name.off, name.len, "rport")) {
-			if(out->via1_rport)
-				return OVC_SCAN_MALFORMED;
-			if(val.len) {
-				uint16_t port;
-				if(parse_port(buf, val.off, val.off + val.len, &port)
-						!= val.off + val.len)
-					return OVC_SCAN_MALFORMED;
-				out->via1_rport_val = val;
-			}
-			out->via1_rport = 1;
-			out->via1_rport_param = mkspan(q, p);
-		} else if(span_ieq(buf, name.off, name.len, "received")) {
-			if(out->via1_received_param.len || val.len == 0
-					|| buf[val.off] == '"')
-				return OVC_SCAN_MALFORMED;
-			out->via1_received = val;
-			out->via1_received_param = mkspan(q, p);
-		} else if(span_ieq(buf, name.off, name.len, "branch")) {
-			if(have_branch || val.len == 0 || buf[val.off] == '"')
-				return OVC_SCAN_MALFORMED;
-			have_branch = 1;
-			out->via1_branch = val;
-		}
 		last = p;
+		if(span_ieq(buf, name.off, name.len, "rport")) {
+			if(have_rport++)
+				return OVC_SCAN_MALFORMED;
+			if(val.len
+					&& parse_port(buf, val.off, val.off + val.len, &port)
+							   != val.off + val.len)
+				return OVC_SCAN_MALFORMED;
+			if(top) {
+				out->via1_rport = 1;
+				out->via1_rport_val = val;
+				out->via1_rport_param = mkspan(q, p);
+			}
+		} else if(span_ieq(buf, name.off, name.len, "received")) {
+			if(have_rcvd++ || val.len == 0 || buf[val.off] == '"')
+				return OVC_SCAN_MALFORMED;
+			if(top) {
+				out->via1_received = val;
+				out->via1_received_param = mkspan(q, p);
+			}
+		} else if(span_ieq(buf, name.off, name.len, "branch")) {
+			if(have_branch++ || val.len == 0 || buf[val.off] == '"')
+				return OVC_SCAN_MALFORMED;
+			if(top)
+				out->via1_branch = val;
+		}
 	}
-	out->via1_end = (uint32_t)last;
+	if(top)
+		out->via1_end = (uint32_t)last;
+	*next = p;
 	return OVC_SCAN_OK;
+}
+
+/* Parses a whole Via header value [s, e): one or more comma-separated
+ * values, the first one being the top Via when top is set. */
+static int parse_via_line(const char *buf, size_t s, size_t e, int top,
+		struct ovc_sip_scan *out)
+{
+	size_t p = s;
+	int r;
+
+	for(;;) {
+		r = parse_via_value(buf, p, e, top, out, &p);
+		if(r < 0)
+			return r;
+		if(p >= e)
+			return OVC_SCAN_OK;
+		/* at ',': another value must follow */
+		p = skip_lws(buf, p + 1, e);
+		if(p >= e)
+			return OVC_SCAN_MALFORMED;
+		top = 0;
+	}
 }
 
 /* Parses a From/To value [s, e): name-addr or addr-spec, then header
@@ -623,11 +659,9 @@ int ovc_sip_scan(const char *buf, size_t len, struct ovc_sip_scan *out)
 				if(out->n_via >= OVC_SCAN_MAX_VIA)
 					return OVC_SCAN_TOO_MANY_VIA;
 				out->via[out->n_via++] = mkspan(vs, ve);
-				if(out->n_via == 1) {
-					r = parse_via1(buf, vs, ve, out);
-					if(r < 0)
-						return r;
-				}
+				r = parse_via_line(buf, vs, ve, out->n_via == 1, out);
+				if(r < 0)
+					return r;
 				break;
 			case H_FROM:
 				if(seen_from++)

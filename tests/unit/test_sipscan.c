@@ -970,9 +970,24 @@ START_TEST(test_scan_header_syntax)
 					OVC_SCAN_MALFORMED},
 			{"Via: SIP/2.0/UDP h x\r\n" H_FROM H_TO H_CID H_CSEQ,
 					OVC_SCAN_MALFORMED},
+			/* every Via value is checked, as Kamailio parses them all */
 			{"Via: SIP/2.0/UDP h, garbage\r\n" H_FROM H_TO H_CID H_CSEQ,
+					OVC_SCAN_MALFORMED},
+			{"Via: SIP/2.0/UDP h,\r\n" H_FROM H_TO H_CID H_CSEQ,
+					OVC_SCAN_MALFORMED},
+			{"Via: SIP/2.0/UDP h,,SIP/2.0/UDP i\r\n" H_FROM H_TO H_CID
+							H_CSEQ,
+					OVC_SCAN_MALFORMED},
+			{"Via: SIP/2.0/UDP h , SIP/2.0/TLS i:5061;branch=x\r\n" H_FROM
+							H_TO H_CID H_CSEQ,
 					OVC_SCAN_OK},
+			{"Via: SIP/2.0/UDP h, SIP/2.0/UDP i;branch=1;branch=2\r\n" H_FROM
+							H_TO H_CID H_CSEQ,
+					OVC_SCAN_MALFORMED},
 			{H_ALL "Via: SIP/2.0/TCP second\r\n", OVC_SCAN_OK},
+			{H_ALL "Via: SIP/2.0/TCP [::1\r\n", OVC_SCAN_MALFORMED},
+			{H_ALL "Via: SIP/2.0\r\n", OVC_SCAN_MALFORMED},
+			{H_ALL "Via: HTTP/1.1/TCP x\r\n", OVC_SCAN_MALFORMED},
 			/* From/To */
 			{H_VIA "From: \"open <sip:a@b>;tag=1\r\n" H_TO H_CID H_CSEQ,
 					OVC_SCAN_MALFORMED},
