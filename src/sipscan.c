@@ -13,6 +13,8 @@
  * - raw control bytes (other than HT) or DEL in a header line:
  *   OVC_SCAN_UNSUPPORTED (legal inside quoted strings, but never seen in
  *   real traffic and not worth copying into a reply);
+ * - Content-Length (l) optional; when present: one, 1*DIGIT, and not more
+ *   than the bytes after the headers, else MALFORMED/DUPLICATE;
  * - the top Via must be SIP/2.0/UDP (case-insensitive), else
  *   OVC_SCAN_UNSUPPORTED; every Via value of every line is checked (any
  *   transport), only the first value of the first line is recorded; each
@@ -465,6 +467,25 @@ static int parse_cseq(
 	return OVC_SCAN_OK;
 }
 
+/* Content-Length value [s, e): 1*DIGIT, below 2^31 */
+static int parse_clen(const char *buf, size_t s, size_t e, uint32_t *clen)
+{
+	uint32_t v = 0;
+	size_t p;
+
+	if(s == e)
+		return OVC_SCAN_MALFORMED;
+	for(p = s; p < e; p++) {
+		if(!is_digit((unsigned char)buf[p]))
+			return OVC_SCAN_MALFORMED;
+		v = v * 10 + (uint32_t)(buf[p] - '0');
+		if(v > 0x7fffffffu)
+			return OVC_SCAN_MALFORMED;
+	}
+	*clen = v;
+	return OVC_SCAN_OK;
+}
+
 enum hdr_kind
 {
 	H_OTHER = 0,
@@ -472,7 +493,8 @@ enum hdr_kind
 	H_FROM,
 	H_TO,
 	H_CALLID,
-	H_CSEQ
+	H_CSEQ,
+	H_CLEN
 };
 
 static enum hdr_kind header_kind(const char *buf, size_t s, size_t e)
@@ -489,6 +511,8 @@ static enum hdr_kind header_kind(const char *buf, size_t s, size_t e)
 				return H_TO;
 			case 'i':
 				return H_CALLID;
+			case 'l':
+				return H_CLEN;
 		}
 		return H_OTHER;
 	}
@@ -502,6 +526,8 @@ static enum hdr_kind header_kind(const char *buf, size_t s, size_t e)
 		case 'c':
 			if(span_ieq(buf, (uint32_t)s, n, "call-id"))
 				return H_CALLID;
+			if(span_ieq(buf, (uint32_t)s, n, "content-length"))
+				return H_CLEN;
 			return span_ieq(buf, (uint32_t)s, n, "cseq") ? H_CSEQ : H_OTHER;
 	}
 	return H_OTHER;
@@ -608,6 +634,8 @@ int ovc_sip_scan(const char *buf, size_t len, struct ovc_sip_scan *out)
 {
 	size_t p, ls, ne, vs, ve, hv;
 	int r, seen_from = 0, seen_to = 0, seen_callid = 0, seen_cseq = 0;
+	int seen_clen = 0;
+	uint32_t clen = 0;
 
 	if(out == NULL)
 		return OVC_SCAN_MALFORMED;
@@ -698,6 +726,13 @@ int ovc_sip_scan(const char *buf, size_t len, struct ovc_sip_scan *out)
 				if(r < 0)
 					return r;
 				break;
+			case H_CLEN:
+				if(seen_clen++)
+					return OVC_SCAN_DUPLICATE;
+				r = parse_clen(buf, vs, ve, &clen);
+				if(r < 0)
+					return r;
+				break;
 			default:
 				break;
 		}
@@ -706,6 +741,11 @@ int ovc_sip_scan(const char *buf, size_t len, struct ovc_sip_scan *out)
 	if(out->n_via == 0 || !seen_from || !seen_to || !seen_callid
 			|| !seen_cseq)
 		return OVC_SCAN_MISSING;
+	/* a datagram ending before the announced body is an error (RFC 3261
+	 * 18.3); extra bytes after it are ignored */
+	if(seen_clen && clen > len - out->hdr_end)
+		return OVC_SCAN_MALFORMED;
+	out->msg_end = seen_clen ? out->hdr_end + clen : (uint32_t)len;
 	return OVC_SCAN_OK;
 }
 

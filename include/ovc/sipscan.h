@@ -89,6 +89,8 @@ struct ovc_sip_scan
 						  last parameter, or host/port), before LWS/',' */
 	struct ovc_span via1_rport_param;	 /* "rport[=val]" incl. LWS, or 0 */
 	struct ovc_span via1_received_param; /* "received=val", or len 0 */
+	uint32_t msg_end; /* offset past the body: hdr_end + Content-Length, or
+						 the buffer's length without Content-Length */
 };
 
 /* Scans a raw request. Returns OVC_SCAN_OK and fills *out, or a negative

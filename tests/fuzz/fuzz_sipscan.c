@@ -102,14 +102,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if(s.via1_rport)
 		check(s.via1_rport_param.len >= 5);
 
-	/* the body plays no part: the headers alone scan the same */
+	/* bytes after the body play no part: the message alone scans the
+	 * same */
+	check(s.msg_end >= s.hdr_end && s.msg_end <= size);
 	{
 		struct ovc_sip_scan h;
-		check(ovc_sip_scan(buf, s.hdr_end, &h) == OVC_SCAN_OK);
+		check(ovc_sip_scan(buf, s.msg_end, &h) == OVC_SCAN_OK);
 		check(h.hdr_end == s.hdr_end && h.n_via == s.n_via
 				&& h.cseq_num == s.cseq_num && h.method == s.method
 				&& h.totag.off == s.totag.off && h.totag.len == s.totag.len
-				&& h.via1_end == s.via1_end
+				&& h.via1_end == s.via1_end && h.msg_end == s.msg_end
 				&& memcmp(h.via, s.via, sizeof(h.via)) == 0);
 	}
 

@@ -42,6 +42,8 @@ static void check_spans(const struct ovc_sip_scan *s, size_t len)
 	size_t i;
 
 	ck_assert_uint_le(s->hdr_end, len);
+	ck_assert_uint_ge(s->msg_end, s->hdr_end);
+	ck_assert_uint_le(s->msg_end, len);
 	ck_assert_uint_ge(s->n_via, 1);
 	ck_assert_uint_le(s->n_via, OVC_SCAN_MAX_VIA);
 	for(i = 0; i < sizeof(sp) / sizeof(sp[0]); i++)
@@ -240,6 +242,7 @@ START_TEST(test_scan_valid)
 	ck_assert_uint_eq(s.cseq_num, c->cseq_num);
 	ck_assert_int_eq(s.cseq_method, c->cseq_method);
 	ck_assert_uint_eq(s.hdr_end, strstr(c->msg, "\r\n\r\n") + 4 - c->msg);
+	ck_assert_uint_eq(s.msg_end, len);
 }
 END_TEST
 
@@ -411,7 +414,7 @@ static const struct
 		{"bcast.dat", OVC_SCAN_NOT_REQUEST},   /* response */
 		{"bext01.dat", OVC_SCAN_UNSUPPORTED},  /* TLS */
 		{"bigcode.dat", OVC_SCAN_NOT_REQUEST},
-		{"clerr.dat", OVC_SCAN_OK}, /* Content-Length not checked */
+		{"clerr.dat", OVC_SCAN_MALFORMED}, /* Content-Length > body */
 		{"cparam01.dat", OVC_SCAN_OK},
 		{"cparam02.dat", OVC_SCAN_OK},
 		{"dblreq.dat", OVC_SCAN_OK}, /* first request of two */
@@ -428,12 +431,12 @@ static const struct
 		{"lwsdisp.dat", OVC_SCAN_OK},
 		{"lwsruri.dat", OVC_SCAN_MALFORMED},
 		{"lwsstart.dat", OVC_SCAN_MALFORMED},
-		{"mcl01.dat", OVC_SCAN_OK},
+		{"mcl01.dat", OVC_SCAN_DUPLICATE}, /* two Content-Length */
 		{"mismatch01.dat", OVC_SCAN_OK},
 		{"mismatch02.dat", OVC_SCAN_OK},
 		{"mpart01.dat", OVC_SCAN_OK},
 		{"multi01.dat", OVC_SCAN_DUPLICATE},
-		{"ncl.dat", OVC_SCAN_OK},
+		{"ncl.dat", OVC_SCAN_MALFORMED}, /* Content-Length: -999 */
 		{"noreason.dat", OVC_SCAN_NOT_REQUEST},
 		{"novelsc.dat", OVC_SCAN_UNSUPPORTED}, /* TCP */
 		{"quotbal.dat", OVC_SCAN_MALFORMED},
@@ -673,6 +676,8 @@ START_TEST(test_scan_every_prefix)
 		if(k < hdr)
 			ck_assert_msg(r < 0 && r > -OVC_SCAN_REASONS, "prefix %zu: %d", k,
 					r);
+		else if(k < n) /* body shorter than its Content-Length */
+			ck_assert_msg(r == OVC_SCAN_MALFORMED, "prefix %zu: %d", k, r);
 		else
 			ck_assert_msg(r == OVC_SCAN_OK, "prefix %zu: %d", k, r);
 		if(k < hdr - 2)
@@ -853,6 +858,7 @@ START_TEST(test_scan_limits)
 	n = strlen(invite);
 	memcpy(b, invite, n);
 	ck_assert_int_eq(ovc_sip_scan(b, 65536, &s), OVC_SCAN_OK);
+	ck_assert_uint_eq(s.msg_end, n); /* Content-Length: 4 */
 	ck_assert_int_eq(ovc_sip_scan(b, 65537, &s), OVC_SCAN_TOO_LONG);
 	/* 16 Via lines are kept, 17 are too many */
 	b[0] = '\0';
@@ -924,6 +930,16 @@ START_TEST(test_scan_header_syntax)
 			{H_ALL "X a\r\n", OVC_SCAN_MALFORMED},
 			{H_ALL ": a\r\n", OVC_SCAN_MALFORMED},
 			{H_ALL "X :a\r\n", OVC_SCAN_OK},
+			/* Content-Length */
+			{H_ALL "Content-Length: 0\r\n", OVC_SCAN_OK},
+			{H_ALL "l:   0  \r\n", OVC_SCAN_OK},
+			{H_ALL "Content-Length: 1\r\n", OVC_SCAN_MALFORMED},
+			{H_ALL "Content-Length: -1\r\n", OVC_SCAN_MALFORMED},
+			{H_ALL "Content-Length: 1 2\r\n", OVC_SCAN_MALFORMED},
+			{H_ALL "Content-Length:\r\n", OVC_SCAN_MALFORMED},
+			{H_ALL "Content-Length: 2147483648\r\n", OVC_SCAN_MALFORMED},
+			{H_ALL "l: 0\r\nContent-Length: 0\r\n", OVC_SCAN_DUPLICATE},
+			{H_ALL "Content-Lengths: 9\r\n", OVC_SCAN_OK},
 			/* Via */
 			{"Via: SIP/2.0/TCP h\r\n" H_FROM H_TO H_CID H_CSEQ,
 					OVC_SCAN_UNSUPPORTED},
