@@ -11,12 +11,14 @@
 # 2. Rejection cost: every INVITE answered by a stateless 503 at the top
 #    of the route (ratelimit-proxy.cfg -A REJECT_ALL) at R and 2 R: slope
 #    c_r; beta = c_f / c_r.
-# 3. Capacity rho_M: starting at rho_cpu, the highest rate (steps of
-#    10 %, up to +30 % quick, +60 % full) that a run without control completes with no failed call,
-#    goodput >= 97 % of offered, p95 setup under T1 (500 ms) and the
-#    proxy CPU under 97 % of its quota.
+# 3. Capacity rho_M: the highest rate that a run without control
+#    completes with no failed call, goodput >= 97 % of offered and p95
+#    setup under T1 (500 ms), searched upwards from rho_cpu (steps of 10 %
+#    up to 2 x; --quick: 25 %) and downwards if rho_cpu already fails.
+#    The proxy's CPU cost per call falls as load rises (more messages per
+#    wake-up), so rho_M is usually well above rho_cpu.
 # Writes $BENCH_OUT/calibration.env (RHO_M, BETA, CT, CPU costs); the
-# runs stay in $BENCH_OUT/calibration/. --quick: 5 s runs instead of 8.
+# runs stay in $BENCH_OUT/calibration/. --quick: 5 s runs instead of 10.
 # The testbed must be up.
 set -euo pipefail
 here=$(dirname "$0")
@@ -28,7 +30,7 @@ cal="$BENCH_OUT/calibration"
 rm -rf "$cal"
 mkdir -p "$cal"
 R=${BENCH_CAL_R:-120}
-dur=8
+dur=10
 [ "$quick" = yes ] && dur=5
 jget() { "$BENCH_BIN/ovc-jget" "$@"; }
 quota=$(awk -v q="$BENCH_CPU_QUOTA_US" -v p="$BENCH_CPU_PERIOD_US" \
@@ -69,9 +71,8 @@ passes() {
 	read -r off good failed p95 cpu < <(jget "$cal/cap-$r/summary.json" \
 		offered_cps goodput_cps calls_failed setup_p95_ms \
 		extra_mean.proxy_cpu)
-	ok=$(awk -v o="$off" -v g="$good" -v f="$failed" -v p="$p95" -v c="$cpu" \
-		'BEGIN { print (f == 0 && g >= 0.97 * o && p != "-" && p < 500 &&
-			c < 0.97) ? 1 : 0 }')
+	ok=$(awk -v o="$off" -v g="$good" -v f="$failed" -v p="$p95" \
+		'BEGIN { print (f == 0 && g >= 0.97 * o && p != "-" && p < 500) ? 1 : 0 }')
 	say "  $r cps: offered $off, completed $good, failed $failed," \
 		"p95 $p95 ms, cpu $cpu: $([ "$ok" = 1 ] && echo clean || echo overloaded)"
 	[ "$ok" = 1 ]
@@ -80,8 +81,8 @@ step() { awk -v a="$rho_est" -v k="$1" 'BEGIN { printf "%d", a * k }'; }
 rho_m=
 if passes "$rho_est"; then
 	rho_m=$rho_est
-	ups="1.1 1.2 1.3"
-	[ "$quick" = yes ] || ups="1.1 1.2 1.3 1.4 1.5 1.6"
+	ups="1.25 1.5 1.75 2.0"
+	[ "$quick" = yes ] || ups="1.1 1.2 1.3 1.4 1.5 1.6 1.7 1.8 1.9 2.0"
 	for k in $ups; do
 		passes "$(step "$k")" || break
 		rho_m=$(step "$k")
