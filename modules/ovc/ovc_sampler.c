@@ -33,6 +33,7 @@ static enum ovc_cpu_source sampler_src;
 static char cg_usage_path[OVC_PATH_MAX + 32]; /* cpuacct.usage or cpu.stat */
 static int cg_usage_v2;					 /* 1: cpu.stat usage_usec */
 static double cg_quota;					 /* CPUs, 0: none */
+static long cg_period_us;				 /* CFS period of that quota */
 static long clk_tck;
 
 /* Reads a small file into buf (NUL-terminated). Returns length or -1. */
@@ -166,6 +167,7 @@ static double cg_quota_walk(const char *mnt, const char *dir, int v2)
 	snprintf(cur, sizeof(cur), "%s", dir);
 	for(;;) {
 		double q = 0;
+		long p_us = 0;
 
 		if(v2) {
 			char qs[32];
@@ -174,8 +176,10 @@ static double cg_quota_walk(const char *mnt, const char *dir, int v2)
 			snprintf(path, sizeof(path), "%s/cpu.max", cur);
 			if(read_small(path, buf, sizeof(buf)) > 0
 					&& sscanf(buf, "%31s %ld", qs, &period) == 2
-					&& strcmp(qs, "max") != 0 && period > 0)
+					&& strcmp(qs, "max") != 0 && period > 0) {
 				q = atof(qs) / (double)period;
+				p_us = period;
+			}
 		} else {
 			long quota, period;
 
@@ -184,12 +188,16 @@ static double cg_quota_walk(const char *mnt, const char *dir, int v2)
 					&& sscanf(buf, "%ld", &quota) == 1 && quota > 0) {
 				snprintf(path, sizeof(path), "%s/cpu.cfs_period_us", cur);
 				if(read_small(path, buf, sizeof(buf)) > 0
-						&& sscanf(buf, "%ld", &period) == 1 && period > 0)
+						&& sscanf(buf, "%ld", &period) == 1 && period > 0) {
 					q = (double)quota / (double)period;
+					p_us = period;
+				}
 			}
 		}
-		if(q > 0 && (best == 0 || q < best))
+		if(q > 0 && (best == 0 || q < best)) {
 			best = q;
+			cg_period_us = p_us;
+		}
 		if(strlen(cur) <= ml)
 			break;
 		char *slash = strrchr(cur, '/');
@@ -239,6 +247,13 @@ static int cg_init(void)
 double ovc_sampler_cgroup_quota(void)
 {
 	return cg_quota;
+}
+
+ovc_time_ns ovc_sampler_cpu_period_ns(void)
+{
+	if(cg_quota > 0 && cg_period_us > 0)
+		return (ovc_time_ns)cg_period_us * 1000;
+	return 100 * OVC_NS_PER_MS;
 }
 
 int ovc_sampler_init(enum ovc_cpu_source src, double *capacity)

@@ -39,6 +39,11 @@ int ovc_sampler_rxq(uint64_t *bytes, uint64_t *limit);
  * B = 1000 messages of papers 000 and 003. */
 #define OVC_RXQ_SCALE 1000.0
 
+/* The period over which the CPU quota is enforced (CFS period), ns; 100 ms
+ * when there is no quota. CPU measured over windows that are not a whole
+ * number of these periods reads the quota's bursts, not the load. */
+ovc_time_ns ovc_sampler_cpu_period_ns(void);
+
 /* Detected CPU quota of the cgroup hierarchy in CPUs, or 0 if none. */
 double ovc_sampler_cgroup_quota(void);
 

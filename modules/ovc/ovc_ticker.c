@@ -26,12 +26,87 @@
 #include "ovc_shm.h"
 #include "ovc_ticker.h"
 
-/* Occupancy meters over the same busy-time counter: one per epoch, one
- * per second. A gap longer than 10 s re-baselines (no stale average). */
-static struct ovc_cpu_meter epoch_meter, sec_meter;
+/* CPU occupancy for the controller is measured over a sliding window that
+ * is a whole number of CFS periods (and of epochs), however short the
+ * epoch: under a cgroup quota the kernel runs the proxy in bursts (e.g.
+ * 20 ms of every 100 ms period), so a window of another length reads the
+ * bursts' phase, not the load. */
+#define OVC_CPU_HIST 256 /* samples kept */
 
-/* Reads the busy counter once and feeds meter m. Returns the occupancy
- * since m's last sample, or -1 when there is none yet. */
+struct cpu_hist
+{
+	ovc_time_ns t[OVC_CPU_HIST];
+	uint64_t busy[OVC_CPU_HIST];
+	unsigned n;			/* samples stored */
+	unsigned head;		/* index of the next write */
+	ovc_time_ns window; /* measurement window, ns */
+};
+
+static struct cpu_hist epoch_hist;
+static struct ovc_cpu_meter sec_meter;
+
+/* Smallest whole number of CFS periods that is also (within 1 ms) a whole
+ * number of epochs and fits the history. */
+static ovc_time_ns cpu_window(ovc_time_ns epoch)
+{
+	ovc_time_ns p = ovc_sampler_cpu_period_ns(), w;
+	int m;
+
+	for(m = 1; m <= 64; m++) {
+		w = m * p;
+		if(w >= epoch && w % epoch < OVC_NS_PER_MS
+				&& w / epoch < OVC_CPU_HIST - 1)
+			return w;
+	}
+	return epoch > p ? epoch : p;
+}
+
+/* Adds a sample and returns the occupancy over the window ending now (from
+ * the sample nearest to now - window; all the history early on); -1 when
+ * unknown. A counter that went back clears the history (a process
+ * restarted). */
+static double hist_sample(struct cpu_hist *h, ovc_time_ns now)
+{
+	uint64_t busy;
+	unsigned i, idx, best;
+	ovc_time_ns d, best_d;
+	double dt;
+
+	if(ovc_sampler_cpu_ns(&busy) != 0)
+		return -1;
+	if(h->n > 0) {
+		unsigned last = (h->head + OVC_CPU_HIST - 1) % OVC_CPU_HIST;
+
+		if(busy < h->busy[last] || now <= h->t[last])
+			h->n = 0;
+	}
+	h->t[h->head] = now;
+	h->busy[h->head] = busy;
+	h->head = (h->head + 1) % OVC_CPU_HIST;
+	if(h->n < OVC_CPU_HIST)
+		h->n++;
+	if(h->n < 2)
+		return -1;
+	best = (h->head + OVC_CPU_HIST - h->n) % OVC_CPU_HIST; /* oldest */
+	best_d = -1;
+	for(i = 2; i <= h->n; i++) {
+		idx = (h->head + OVC_CPU_HIST - i) % OVC_CPU_HIST;
+		d = now - h->t[idx] - h->window;
+		if(d < 0)
+			d = -d;
+		if(best_d < 0 || d < best_d) {
+			best_d = d;
+			best = idx;
+		}
+	}
+	dt = (double)(now - h->t[best]);
+	if(dt <= 0)
+		return -1;
+	return (double)(busy - h->busy[best]) / (dt * ovc->cpu_capacity);
+}
+
+/* Reads the busy counter and feeds meter m (per-second figures). Returns
+ * the occupancy since m's last sample, or -1 when there is none yet. */
 static double meter_sample(struct ovc_cpu_meter *m, ovc_time_ns now)
 {
 	uint64_t busy;
@@ -76,7 +151,7 @@ static void do_epoch(ovc_time_ns now)
 	uint64_t rx_limit;
 	int c, rc;
 
-	rho = meter_sample(&epoch_meter, now);
+	rho = hist_sample(&epoch_hist, now);
 	memset(&meas, 0, sizeof(meas));
 	meas.dt_s = epoch_last > 0 ? (double)(now - epoch_last) / 1e9 : 0;
 	epoch_last = now;
@@ -192,13 +267,13 @@ void ovc_ticker_run(void)
 	ovc_time_ns now, epoch, next_epoch, next_sec;
 	int64_t done, s;
 
-	ovc_cpu_init(&epoch_meter, ovc->cpu_capacity, 10 * OVC_NS_PER_S);
 	ovc_cpu_init(&sec_meter, ovc->cpu_capacity, 10 * OVC_NS_PER_S);
 	now = ovc_now_ns();
-	meter_sample(&epoch_meter, now);
+	hist_sample(&epoch_hist, now);
 	meter_sample(&sec_meter, now);
 	epoch_last = now;
 	epoch = apply_reconfig();
+	epoch_hist.window = cpu_window(epoch);
 	next_epoch = now + epoch;
 	done = now / OVC_NS_PER_S - 1; /* last second closed */
 	next_sec = (done + 2) * OVC_NS_PER_S;
@@ -211,6 +286,7 @@ void ovc_ticker_run(void)
 		now = ovc_now_ns();
 		if(atomic_load(&ovc->reconfig)) {
 			epoch = apply_reconfig();
+			epoch_hist.window = cpu_window(epoch);
 			next_epoch = now + epoch;
 		}
 		if(now >= next_epoch) {
