@@ -85,6 +85,7 @@ int ovc_shm_init(const struct ovc_params *params, enum ovc_alg alg,
 	clock_gettime(CLOCK_REALTIME, &rt);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	ovc->mono_to_unix = (int64_t)rt.tv_sec - (int64_t)mono.tv_sec;
+	atomic_store(&ovc->reset_sec, -1);
 	return 0;
 
 error:
@@ -142,6 +143,7 @@ void ovc_counts_reset(void)
 			atomic_store(&ovc->total.v[c][v], 0);
 	atomic_store(&ovc->replies_total, 0);
 	atomic_store(&ovc->acks_absorbed, 0);
+	atomic_store(&ovc->reset_sec, ovc_now_sec_coarse());
 	ovc->hist_count = 0;
 	ovc->hist_next = 0;
 	lock_release(&ovc->lock);

@@ -106,6 +106,8 @@ struct ovc_shm
 	_Atomic uint64_t acks_absorbed;	  /* ACKs to ovc's rejects absorbed */
 	_Atomic uint64_t replies_slot[OVC_SLOTS];
 	int64_t mono_to_unix;			  /* unix s - monotonic s at start */
+	_Atomic int64_t reset_sec; /* monotonic second of the last ovc.reset:
+								  rows up to it are discarded */
 
 	/* controller (ticker process only, under lock for RPC reads) */
 	struct ovc_ctl *ctl;
@@ -145,7 +147,8 @@ void ovc_count_offered(enum ovc_class c, enum ovc_verdict v, int extra);
 /* Counts one reject reply sent. */
 void ovc_count_reply(void);
 
-/* Zeroes totals, slots and history (ovc.reset). */
+/* Zeroes totals and history (ovc.reset); the per-second rows of seconds up
+ * to the current one are discarded when they close. */
 void ovc_counts_reset(void);
 
 /* Names for logs, RPC and docs. */

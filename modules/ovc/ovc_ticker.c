@@ -215,6 +215,8 @@ static void close_second(int64_t s)
 		for(v = 0; v < OVC_V_COUNT; v++)
 			row.v[c][v] = atomic_exchange(&slot->v[c][v], 0);
 	row.replies = atomic_exchange(&ovc->replies_slot[s % OVC_SLOTS], 0);
+	if(s <= atomic_load(&ovc->reset_sec))
+		return; /* counted before an ovc.reset */
 
 	lock_get(&ovc->lock);
 	ovc->hist[ovc->hist_next] = row;
