@@ -56,9 +56,9 @@ deps:
 lib: $(LIB)
 module: $(MOD)
 
-$(BUILD)/lib/%.o: src/%.c $(wildcard include/ovc/*.h) | $(BUILD)/lib
+$(BUILD)/lib/%.o: src/%.c $(wildcard include/ovc/*.h src/*.h) | $(BUILD)/lib
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
-$(BUILD)/lib-san/%.o: src/%.c $(wildcard include/ovc/*.h) | $(BUILD)/lib-san
+$(BUILD)/lib-san/%.o: src/%.c $(wildcard include/ovc/*.h src/*.h) | $(BUILD)/lib-san
 	$(CC) $(LIB_CFLAGS) $(SAN_FLAGS) -c $< -o $@
 $(LIB): $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^

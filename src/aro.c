@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "restrict.h"
 #include "ovc/aro.h"
 #include "ovc/types.h"
 
@@ -40,21 +41,12 @@ static int aro_params_ok(const struct ovc_aro_params *p)
 		   && p->w > 0.0 && p->w <= 1.0 && p->epoch_ms > 0;
 }
 
-static double restrict_f(double a, double x, double b)
-{
-	if(x > b)
-		x = b;
-	if(x < a)
-		x = a;
-	return x;
-}
-
 /* target / v * f, restricted; v tiny gives 1. */
 static double scaled(double f_min, double target, double v, double f)
 {
 	if(v < TINY)
 		return 1.0;
-	return restrict_f(f_min, target / v * f, 1.0);
+	return ovc_restrict(f_min, target / v * f, 1.0);
 }
 
 static int counts_ok(double accepted, double total)
@@ -103,7 +95,7 @@ double ovc_aro_step(struct ovc_aro *s, double cpu, double dt_s,
 	s->f_rho = scaled(s->p.f_min, s->p.rho_target,
 			ovc_ewma_value(&s->rho_hat), s->f);
 	s->f_alpha = scaled(s->p.f_min, s->p.alpha_target, s->alpha, s->f);
-	s->f = restrict_f(s->p.f_min,
+	s->f = ovc_restrict(s->p.f_min,
 			s->f_alpha < s->f_rho ? s->f_alpha : s->f_rho, 1.0);
 	return s->f;
 }

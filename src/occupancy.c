@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "restrict.h"
 #include "ovc/occupancy.h"
 #include "ovc/types.h"
 
@@ -48,16 +49,6 @@ int ovc_occupancy_init(
 	return OVC_OK;
 }
 
-/* restrict(a, x, b) = max(a, min(x, b)) of 001 eq. 3 */
-static double restrict_f(double a, double x, double b)
-{
-	if(x > b)
-		x = b;
-	if(x < a)
-		x = a;
-	return x;
-}
-
 double ovc_occupancy_step(struct ovc_occupancy *s, double cpu, double dt_s)
 {
 	double rho, rh;
@@ -75,6 +66,6 @@ double ovc_occupancy_step(struct ovc_occupancy *s, double cpu, double dt_s)
 	if(rh < RHO_TINY)
 		s->f = 1.0;
 	else
-		s->f = restrict_f(s->p.f_min, s->p.target / rh * s->f, 1.0);
+		s->f = ovc_restrict(s->p.f_min, s->p.target / rh * s->f, 1.0);
 	return s->f;
 }
