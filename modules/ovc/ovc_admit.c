@@ -79,15 +79,15 @@ enum ovc_class ovc_classify(struct sip_msg *msg)
 	return OVC_CLASS_OTHER;
 }
 
-/* Is class c of this request subject to the controller's fraction? */
-static int controlled(struct sip_msg *msg, enum ovc_class c)
+/* Is class c of this request subject to the controller's fraction?
+ * ack_cancel: the request is an ACK or a CANCEL. */
+static int controlled(int ack_cancel, enum ovc_class c)
 {
-	int m = msg->first_line.u.request.method_value;
 	enum ovc_alg alg = atomic_load_explicit(&ovc->alg, memory_order_relaxed);
 
 	if(alg == OVC_ALG_NONE)
 		return 0;
-	if(m == METHOD_ACK || m == METHOD_CANCEL)
+	if(ack_cancel)
 		return 0; /* never rejected */
 	if(c == OVC_CLASS_INDIALOG)
 		return 0; /* running dialogs are never rejected */
@@ -99,10 +99,12 @@ static int controlled(struct sip_msg *msg, enum ovc_class c)
 	return c == OVC_CLASS_INVITE;
 }
 
-/* Sends the reject reply built straight from the raw request (no parsing,
- * no allocation) over UDP. Returns 0 sent, -1 send failed, 1 could not be
- * built here (the caller falls back to sl). */
-static int send_fast_reject(struct sip_msg *msg, const struct ovc_sip_scan *sc)
+/* Sends the reject reply built straight from the raw request buf (no
+ * parsing, no allocation) over UDP to where rcv says it came from.
+ * Returns 0 sent, -1 send failed, 1 could not be built here (the caller
+ * falls back to sl). */
+static int send_fast_reject(const char *buf, struct receive_info *rcv,
+		const struct ovc_sip_scan *sc)
 {
 	static char out[BUF_SIZE];
 	struct ovc_reply_params rp;
@@ -110,7 +112,7 @@ static int send_fast_reject(struct sip_msg *msg, const struct ovc_sip_scan *sc)
 	char *ip;
 	int len;
 
-	ip = ip_addr2a(&msg->rcv.src_ip);
+	ip = ip_addr2a(&rcv->src_ip);
 	if(ip == NULL)
 		return 1;
 	memset(&rp, 0, sizeof(rp));
@@ -119,14 +121,14 @@ static int send_fast_reject(struct sip_msg *msg, const struct ovc_sip_scan *sc)
 	rp.reason_len = ovc_reply.reason.len;
 	rp.retry_after = ovc_reply.retry_after;
 	rp.src_ip = ip;
-	rp.src_port = msg->rcv.src_port;
+	rp.src_port = rcv->src_port;
 	rp.server = OVC_SERVER;
 	rp.secret = tag_secret;
-	len = ovc_sip_build_reply(msg->buf, sc, &rp, out, sizeof(out));
+	len = ovc_sip_build_reply(buf, sc, &rp, out, sizeof(out));
 	if(len <= 0)
 		return 1;
-	init_dst_from_rcv(&dst, &msg->rcv);
-	su_setport(&dst.to, ovc_sip_reply_port(sc, msg->rcv.src_port));
+	init_dst_from_rcv(&dst, rcv);
+	su_setport(&dst.to, ovc_sip_reply_port(sc, rcv->src_port));
 	if(udp_send(&dst, out, (unsigned)len) < 0)
 		return -1;
 	return 0;
@@ -140,7 +142,7 @@ static int send_reject(struct sip_msg *msg, const struct ovc_sip_scan *sc)
 	int len, rc;
 
 	if(sc != NULL) {
-		rc = send_fast_reject(msg, sc);
+		rc = send_fast_reject(msg->buf, &msg->rcv, sc);
 		if(rc <= 0)
 			return rc;
 	}
@@ -164,11 +166,60 @@ static void remember(struct sip_msg *msg, enum ovc_outcome o)
 	last_outcome = o;
 }
 
+/* The decision both paths share, on a classified request. Returns the
+ * outcome; for OVC_OUT_REJECTED nothing is counted yet (the caller
+ * answers, then counts). Admissions and dry-run verdicts are counted. */
+static enum ovc_outcome decide(enum ovc_class c, int ack_cancel)
+{
+	if(!controlled(ack_cancel, c) || ovc_acceptor_take(&ovc->acc)) {
+		ovc_count_offered(c, OVC_V_ADMITTED, -1);
+		return OVC_OUT_ADMITTED;
+	}
+	if(atomic_load_explicit(&ovc->dry_run, memory_order_relaxed)) {
+		ovc_count_offered(c, OVC_V_ADMITTED, OVC_V_WOULD_REJECT);
+		return OVC_OUT_WOULD_REJECT;
+	}
+	return OVC_OUT_REJECTED;
+}
+
+/* Is the scanned request the ACK to one of ovc's own rejects? Counts it
+ * (absorbed: indialog dropped) when it is. */
+static int absorb_own_ack(const char *buf, const struct ovc_sip_scan *sc)
+{
+	if(sc->method != OVC_M_ACK || sc->totag.len == 0
+			|| !ovc_sip_is_own_totag(tag_secret, buf, sc))
+		return 0;
+	ovc_count_offered(OVC_CLASS_INDIALOG, OVC_V_DROPPED, -1);
+	atomic_fetch_add_explicit(&ovc->acks_absorbed, 1, memory_order_relaxed);
+	return 1;
+}
+
+/* Decision already taken at datagram arrival for the message this process
+ * is about to run through the script (UDP workers handle a datagram from
+ * arrival to script end): ovc_admit() returns it without deciding or
+ * counting again. */
+static struct
+{
+	const char *buf; /* receive buffer of that datagram */
+	int len;		 /* its length */
+	enum ovc_outcome outcome;
+} fp_pending;
+
+int ovc_fast_path = 1;
+
 int ovc_admit(struct sip_msg *msg, int noreply)
 {
 	struct ovc_sip_scan scan, *sc = NULL;
 	enum ovc_class c;
+	enum ovc_outcome o;
+	int m;
 
+	if(fp_pending.buf != NULL && fp_pending.buf == msg->buf
+			&& fp_pending.len == (int)msg->len) {
+		fp_pending.buf = NULL;
+		remember(msg, fp_pending.outcome);
+		return 1;
+	}
 	if(msg->first_line.type != SIP_REQUEST) {
 		remember(msg, OVC_OUT_ADMITTED);
 		return 1;
@@ -180,28 +231,18 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 			&& ovc_sip_scan(msg->buf, msg->len, &scan) == OVC_SCAN_OK)
 		sc = &scan;
 	c = sc ? class_of_scan(sc) : ovc_classify(msg);
-	if(sc && sc->method == OVC_M_ACK && sc->totag.len > 0
-			&& ovc_sip_is_own_totag(tag_secret, msg->buf, sc)) {
+	if(sc && absorb_own_ack(msg->buf, sc)) {
 		/* the ACK to one of ovc's rejects: absorbed, never routed */
-		ovc_count_offered(c, OVC_V_DROPPED, -1);
-		atomic_fetch_add_explicit(
-				&ovc->acks_absorbed, 1, memory_order_relaxed);
 		remember(msg, OVC_OUT_DROPPED);
 		return 0;
 	}
-	if(!controlled(msg, c) || ovc_acceptor_take(&ovc->acc)) {
-		ovc_count_offered(c, OVC_V_ADMITTED, -1);
-		remember(msg, OVC_OUT_ADMITTED);
+	m = msg->first_line.u.request.method_value;
+	o = decide(c, m == METHOD_ACK || m == METHOD_CANCEL);
+	remember(msg, o);
+	if(o != OVC_OUT_REJECTED)
 		return 1;
-	}
-	if(atomic_load_explicit(&ovc->dry_run, memory_order_relaxed)) {
-		ovc_count_offered(c, OVC_V_ADMITTED, OVC_V_WOULD_REJECT);
-		remember(msg, OVC_OUT_WOULD_REJECT);
-		return 1;
-	}
 	if(noreply) {
 		ovc_count_offered(c, OVC_V_REJECTED, -1);
-		remember(msg, OVC_OUT_REJECTED);
 		return -1;
 	}
 	if(send_reject(msg, sc) < 0) {
@@ -212,7 +253,57 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 	}
 	ovc_count_offered(c, OVC_V_REJECTED, -1);
 	ovc_count_reply();
-	remember(msg, OVC_OUT_REJECTED);
+	return 0;
+}
+
+int ovc_dgram_in(sr_event_param_t *evp)
+{
+	void **d = (void **)evp->data;
+	char *buf = (char *)d[0];
+	int len = *(int *)d[1];
+	struct receive_info *rcv = (struct receive_info *)d[2];
+	struct ovc_sip_scan sc;
+	enum ovc_class c;
+	enum ovc_outcome o;
+	int rc;
+
+	fp_pending.buf = NULL;
+	if(!ovc_fast_path || len <= 0)
+		return 0;
+	if(len >= 8 && memcmp(buf, "SIP/2.0 ", 8) == 0)
+		return 0; /* a response: the normal path */
+	rc = ovc_sip_scan(buf, (size_t)len, &sc);
+	if(rc != OVC_SCAN_OK) {
+		/* not ours to judge here: the normal path takes it */
+		if(rc < 0 && -rc < OVC_SCAN_REASONS)
+			atomic_fetch_add_explicit(
+					&ovc->fp_fallthrough[-rc], 1, memory_order_relaxed);
+		return 0;
+	}
+	if(absorb_own_ack(buf, &sc))
+		return -1; /* consumed */
+	c = class_of_scan(&sc);
+	o = decide(c, sc.method == OVC_M_ACK || sc.method == OVC_M_CANCEL);
+	if(o == OVC_OUT_REJECTED) {
+		rc = send_fast_reject(buf, rcv, &sc);
+		if(rc == 0) {
+			ovc_count_offered(c, OVC_V_REJECTED, -1);
+			ovc_count_reply();
+			atomic_fetch_add_explicit(
+					&ovc->fp_rejects, 1, memory_order_relaxed);
+			return -1; /* answered: Kamailio never parses it */
+		}
+		if(rc < 0) {
+			ovc_count_offered(c, OVC_V_DROPPED, -1);
+			return -1;
+		}
+		/* could not build the reply here: undo nothing (nothing was
+		 * counted), let the script decide and answer through sl */
+		return 0;
+	}
+	fp_pending.buf = buf;
+	fp_pending.len = len;
+	fp_pending.outcome = o;
 	return 0;
 }
 

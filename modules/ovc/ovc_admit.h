@@ -6,6 +6,7 @@
 #ifndef OVC_ADMIT_H
 #define OVC_ADMIT_H
 
+#include "core/events.h"
 #include "core/parser/msg_parser.h"
 #include "core/str.h"
 
@@ -43,6 +44,18 @@ enum ovc_class ovc_classify(struct sip_msg *msg);
  * -1 rejected without reply (noreply); -2 dropped (noreply). Every call
  * is counted as offered plus exactly one verdict. */
 int ovc_admit(struct sip_msg *msg, int noreply);
+
+/* 1 (default): decide UDP requests at datagram arrival (ovc_dgram_in). */
+extern int ovc_fast_path;
+
+/* SREV_NET_DGRAM_IN callback: scans the raw datagram and, for a request the
+ * scanner fully understands, takes the same decision as ovc_admit(): a
+ * rejected one is answered at once and consumed (Kamailio never parses
+ * it), the ACK to one of ovc's rejects is absorbed; an admitted one goes
+ * on, and the script's ovc_admit() returns that decision without counting
+ * it twice. Anything else falls through untouched. Returns -1 consumed,
+ * 0 continue. */
+int ovc_dgram_in(sr_event_param_t *evp);
 
 /* Outcome of the last ovc_admit() for msg in this process. */
 enum ovc_outcome ovc_last_outcome(struct sip_msg *msg);

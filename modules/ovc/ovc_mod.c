@@ -15,6 +15,7 @@
 #include "core/sr_module.h"
 #include "core/cfg/cfg_struct.h"
 #include "core/counters.h"
+#include "core/events.h"
 #include "core/dprint.h"
 #include "core/kemi.h"
 #include "core/mod_fix.h"
@@ -159,6 +160,11 @@ static int mp_set_dry_run(modparam_t type, void *val)
 	return int_in_range("dry_run", val, 0, 1, &mp_dry_run);
 }
 
+static int mp_set_fast_path(modparam_t type, void *val)
+{
+	return int_in_range("fast_path", val, 0, 1, &ovc_fast_path);
+}
+
 static int mp_set_stats_history(modparam_t type, void *val)
 {
 	return int_in_range("stats_history", val, 10, OVC_HISTORY_MAX,
@@ -224,6 +230,13 @@ static int fixup_admit_flags(void **param, int param_no)
 		return 0;
 	if(strcmp(s, "noreply") == 0) {
 		*param = (void *)(long)1;
+		if(ovc_fast_path) {
+			/* the script wants to answer refusals itself: deciding at
+			 * datagram arrival would take that away from it */
+			LM_NOTICE("ovc_admit(\"noreply\") in the script: fast_path"
+					  " disabled, decisions are taken in the script\n");
+			ovc_fast_path = 0;
+		}
 		return 0;
 	}
 	if(s[0] == '\0') {
@@ -308,6 +321,8 @@ static counter_val_t stat_get(counter_handle_t h, void *param)
 		return (counter_val_t)atomic_load(&ovc->replies_total);
 	if(i == OVC_CLASS_COUNT * OVC_V_COUNT + 1)
 		return (counter_val_t)atomic_load(&ovc->acks_absorbed);
+	if(i == OVC_CLASS_COUNT * OVC_V_COUNT + 2)
+		return (counter_val_t)atomic_load(&ovc->fp_rejects);
 	return (counter_val_t)atomic_load(
 			&ovc->total.v[i / OVC_V_COUNT][i % OVC_V_COUNT]);
 }
@@ -343,6 +358,11 @@ static int register_stats(void)
 				   "ACKs to ovc's own rejects absorbed", 0)
 				< 0)
 			return -1;
+		if(counter_register(&h, "ovc", "fast_rejects", 0, stat_get,
+				   (void *)(long)(OVC_CLASS_COUNT * OVC_V_COUNT + 2),
+				   "rejects answered at datagram arrival", 0)
+				< 0)
+			return -1;
 	}
 	return 0;
 }
@@ -365,10 +385,18 @@ static int mod_init(void)
 		LM_ERR("cannot register the ovc statistics\n");
 		goto error;
 	}
+	if(ovc_fast_path
+			&& sr_event_register_cb(SREV_NET_DGRAM_IN, ovc_dgram_in) < 0) {
+		LM_ERR("fast_path: cannot register for SREV_NET_DGRAM_IN (another"
+			   " module has it?); set modparam(\"ovc\", \"fast_path\", 0)\n");
+		goto error;
+	}
 	register_procs(1); /* the ticker */
 	cfg_register_child(1);
-	LM_INFO("ovc: algorithm=%s mode=%s dry_run=%d reject=%d %.*s\n",
+	LM_INFO("ovc: algorithm=%s mode=%s dry_run=%d fast_path=%d reject=%d"
+			" %.*s\n",
 			ovc_alg_name(mp_alg), ovc_mode_name(mp_mode), mp_dry_run,
+			ovc_fast_path,
 			ovc_reply.code, ovc_reply.reason.len, ovc_reply.reason.s);
 	return 0;
 
@@ -422,6 +450,7 @@ static param_export_t params[] = {
 		(void *)mp_set_reject_reason},
 	{"retry_after",    PARAM_INT | USE_FUNC_PARAM, (void *)mp_set_retry_after},
 	{"dry_run",        PARAM_INT | USE_FUNC_PARAM, (void *)mp_set_dry_run},
+	{"fast_path",      PARAM_INT | USE_FUNC_PARAM, (void *)mp_set_fast_path},
 	{"stats_history",  PARAM_INT | USE_FUNC_PARAM,
 		(void *)mp_set_stats_history},
 	{0, 0, 0}

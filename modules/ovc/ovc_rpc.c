@@ -12,6 +12,7 @@
 
 #include "ovc_admit.h"
 #include "ovc_sampler.h"
+#include "ovc/sipscan.h"
 #include "ovc_rpc.h"
 #include "ovc_shm.h"
 
@@ -38,6 +39,27 @@ static void add_class(rpc_t *rpc, void *th, enum ovc_class c)
 			"would_reject",
 			(unsigned long long)atomic_load(
 					&ovc->total.v[c][OVC_V_WOULD_REJECT]));
+}
+
+/* fast path: on/off, rejects answered at arrival, fall-throughs by
+ * reason (what the raw scanner left to the normal path) */
+static void add_fast_path(rpc_t *rpc, void *th)
+{
+	void *h;
+	int r;
+
+	if(rpc->struct_add(th, "{", "fast_path", &h) < 0)
+		return;
+	rpc->struct_add(h, "dJ", "enabled", ovc_fast_path, "rejects",
+			(unsigned long long)atomic_load(&ovc->fp_rejects));
+	for(r = 1; r < OVC_SCAN_REASONS; r++) {
+		char name[48];
+
+		snprintf(name, sizeof(name), "fallthrough_%s",
+				ovc_scan_reason_name(-r));
+		rpc->struct_add(h, "J", name,
+				(unsigned long long)atomic_load(&ovc->fp_fallthrough[r]));
+	}
 }
 
 static const char *ovc_rpc_stats_doc[2] = {
@@ -77,6 +99,7 @@ static void ovc_rpc_stats(rpc_t *rpc, void *ctx)
 								 / OVC_RXQ_MSG_BYTES));
 	for(c = 0; c < OVC_CLASS_COUNT; c++)
 		add_class(rpc, th, c);
+	add_fast_path(rpc, th);
 }
 
 /* -------------------------------------------------------------- ovc.csv */

@@ -143,6 +143,7 @@ void ovc_counts_reset(void)
 			atomic_store(&ovc->total.v[c][v], 0);
 	atomic_store(&ovc->replies_total, 0);
 	atomic_store(&ovc->acks_absorbed, 0);
+	atomic_store(&ovc->fp_rejects, 0);
 	atomic_store(&ovc->reset_sec, ovc_now_sec_coarse());
 	ovc->hist_count = 0;
 	ovc->hist_next = 0;

@@ -104,6 +104,9 @@ struct ovc_shm
 	struct ovc_counts slot[OVC_SLOTS]; /* per monotonic second */
 	_Atomic uint64_t replies_total;	  /* reject replies sent */
 	_Atomic uint64_t acks_absorbed;	  /* ACKs to ovc's rejects absorbed */
+	_Atomic uint64_t fp_rejects;	  /* rejects answered at arrival */
+	_Atomic uint64_t fp_fallthrough[16]; /* left to the normal path, by
+											scan reason (index -reason) */
 	_Atomic uint64_t replies_slot[OVC_SLOTS];
 	int64_t mono_to_unix;			  /* unix s - monotonic s at start */
 	_Atomic int64_t reset_sec; /* monotonic second of the last ovc.reset:

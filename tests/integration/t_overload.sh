@@ -8,7 +8,7 @@
 
 QUOTA_US=${QUOTA_US:-20000}	# 0.2 CPU
 PERIOD_US=100000
-RATE=${RATE:-1200}			# ~3x the capped capacity (bench/RESULTS.md)
+RATE=${RATE:-1050}			# 3x the capped capacity, 350 cps (bench/RESULTS.md)
 SECS=${SECS:-30}			# offered load duration
 WIN_FROM=${WIN_FROM:-15}	# steady-state window [WIN_FROM, SECS]
 DONE_MARGIN=${DONE_MARGIN:-1.1}	# completed calls/s: ovc > margin x none
