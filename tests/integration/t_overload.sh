@@ -39,7 +39,7 @@ phase() {
 }
 
 phase none NO_OVC
-phase ovc 'OVC_ALGORITHM="occ"'
+phase ovc 'OVC_ALGORITHM="occ"' ${OVC_EXTRA:-}
 
 win=$((SECS - WIN_FROM))
 g_none=$(counts_window none_uas 2_ACK_Recv "$WIN_FROM" "$SECS")
