@@ -832,6 +832,12 @@ int ovc_sip_totag(uint64_t secret, const char *buf,
 	return OVC_TOTAG_LEN;
 }
 
+uint64_t ovc_sip_request_key(
+		uint64_t secret, const char *buf, const struct ovc_sip_scan *s)
+{
+	return mix64(totag_hash(secret, buf, s) ^ (uint64_t)s->cseq_num);
+}
+
 /* 1 when the request's To-tag is the one ovc would give it. */
 int ovc_sip_is_own_totag(
 		uint64_t secret, const char *buf, const struct ovc_sip_scan *s)

@@ -118,6 +118,13 @@ int ovc_sip_totag(uint64_t secret, const char *buf,
 int ovc_sip_is_own_totag(
 		uint64_t secret, const char *buf, const struct ovc_sip_scan *s);
 
+/* A 64-bit identity of the scanned request for ovc's memory of rejected
+ * requests: a hash of (secret, Call-ID, From tag, CSeq number), the same
+ * for a request and its retransmissions, different for a new attempt with
+ * a new CSeq. */
+uint64_t ovc_sip_request_key(
+		uint64_t secret, const char *buf, const struct ovc_sip_scan *s);
+
 /* Reply parameters. */
 struct ovc_reply_params
 {

@@ -16,6 +16,7 @@
 #include "core/udp_server.h"
 #include "modules/sl/sl.h"
 
+#include "ovc/rejmem.h"
 #include "ovc/sipscan.h"
 
 #include "ovc_admit.h"
@@ -166,20 +167,58 @@ static void remember(struct sip_msg *msg, enum ovc_outcome o)
 	last_outcome = o;
 }
 
-/* The decision both paths share, on a classified request. Returns the
- * outcome; for OVC_OUT_REJECTED nothing is counted yet (the caller
- * answers, then counts). Admissions and dry-run verdicts are counted. */
-static enum ovc_outcome decide(enum ovc_class c, int ack_cancel)
+/* Seconds a decision is remembered: Timer B/F, 64·T1. */
+#define OVC_DECISION_TTL 32
+
+/* Identity of a scanned request (the same for its retransmissions). */
+static uint64_t request_key(const char *buf, const struct ovc_sip_scan *sc)
 {
-	if(!controlled(ack_cancel, c) || ovc_acceptor_take(&ovc->acc)) {
+	return ovc_sip_request_key(tag_secret, buf, sc);
+}
+
+/* The decision both paths share, on a classified request (sc: its raw
+ * scan, or NULL). A retransmission of a request decided within the last
+ * OVC_DECISION_TTL seconds gets its original's decision: a rejected INVITE
+ * is not admitted after its 503, an admitted one is not answered 503 while
+ * its transaction runs. Returns the outcome; for OVC_OUT_REJECTED nothing
+ * is counted yet (the caller answers, then counts). Admissions and dry-run
+ * verdicts are counted. */
+static enum ovc_outcome decide(enum ovc_class c, int ack_cancel,
+		const char *buf, const struct ovc_sip_scan *sc)
+{
+	uint32_t now = (uint32_t)ovc_now_sec_coarse();
+	int dry = atomic_load_explicit(&ovc->dry_run, memory_order_relaxed);
+	int prev = -1;
+
+	if(!controlled(ack_cancel, c)) {
 		ovc_count_offered(c, OVC_V_ADMITTED, -1);
 		return OVC_OUT_ADMITTED;
 	}
-	if(atomic_load_explicit(&ovc->dry_run, memory_order_relaxed)) {
+	if(sc != NULL)
+		prev = ovc_rejmem_get(ovc->rejmem, request_key(buf, sc), now,
+				OVC_DECISION_TTL);
+	if(prev == 1 && !dry)
+		return OVC_OUT_REJECTED;
+	if(prev == 0 || ovc_acceptor_take(&ovc->acc)) {
+		if(sc != NULL && prev != 0)
+			ovc_rejmem_put(ovc->rejmem, request_key(buf, sc), now, 0);
+		ovc_count_offered(c, OVC_V_ADMITTED, -1);
+		return OVC_OUT_ADMITTED;
+	}
+	if(dry) {
 		ovc_count_offered(c, OVC_V_ADMITTED, OVC_V_WOULD_REJECT);
 		return OVC_OUT_WOULD_REJECT;
 	}
 	return OVC_OUT_REJECTED;
+}
+
+/* Remembers a request just rejected, so that its retransmissions get the
+ * same answer. */
+static void remember_reject(const char *buf, const struct ovc_sip_scan *sc)
+{
+	if(sc != NULL)
+		ovc_rejmem_put(ovc->rejmem, request_key(buf, sc),
+				(uint32_t)ovc_now_sec_coarse(), 1);
 }
 
 /* Is the scanned request the ACK to one of ovc's own rejects? Counts it
@@ -237,7 +276,7 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 		return 0;
 	}
 	m = msg->first_line.u.request.method_value;
-	o = decide(c, m == METHOD_ACK || m == METHOD_CANCEL);
+	o = decide(c, m == METHOD_ACK || m == METHOD_CANCEL, msg->buf, sc);
 	remember(msg, o);
 	if(o != OVC_OUT_REJECTED)
 		return 1;
@@ -253,6 +292,7 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 	}
 	ovc_count_offered(c, OVC_V_REJECTED, -1);
 	ovc_count_reply();
+	remember_reject(msg->buf, sc);
 	return 0;
 }
 
@@ -283,12 +323,14 @@ int ovc_dgram_in(sr_event_param_t *evp)
 	if(absorb_own_ack(buf, &sc))
 		return -1; /* consumed */
 	c = class_of_scan(&sc);
-	o = decide(c, sc.method == OVC_M_ACK || sc.method == OVC_M_CANCEL);
+	o = decide(c, sc.method == OVC_M_ACK || sc.method == OVC_M_CANCEL, buf,
+			&sc);
 	if(o == OVC_OUT_REJECTED) {
 		rc = send_fast_reject(buf, rcv, &sc);
 		if(rc == 0) {
 			ovc_count_offered(c, OVC_V_REJECTED, -1);
 			ovc_count_reply();
+			remember_reject(buf, &sc);
 			atomic_fetch_add_explicit(
 					&ovc->fp_rejects, 1, memory_order_relaxed);
 			return -1; /* answered: Kamailio never parses it */

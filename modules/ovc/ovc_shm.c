@@ -59,12 +59,14 @@ int ovc_shm_init(const struct ovc_params *params, enum ovc_alg alg,
 	memset(ovc, 0, sizeof(*ovc));
 	ovc->ctl = shm_malloc(ovc_ctl_size());
 	ovc->hist = shm_malloc(sizeof(struct ovc_row) * hist_size);
-	if(ovc->ctl == NULL || ovc->hist == NULL) {
+	ovc->rejmem = shm_malloc(sizeof(struct ovc_rejmem));
+	if(ovc->ctl == NULL || ovc->hist == NULL || ovc->rejmem == NULL) {
 		SHM_MEM_ERROR;
 		goto error;
 	}
 	memset(ovc->ctl, 0, ovc_ctl_size());
 	memset(ovc->hist, 0, sizeof(struct ovc_row) * hist_size);
+	ovc_rejmem_init(ovc->rejmem);
 	if(lock_init(&ovc->lock) == NULL) {
 		LM_ERR("cannot init the ovc lock\n");
 		goto error;
@@ -101,6 +103,8 @@ void ovc_shm_destroy(void)
 		shm_free(ovc->ctl);
 	if(ovc->hist)
 		shm_free(ovc->hist);
+	if(ovc->rejmem)
+		shm_free(ovc->rejmem);
 	shm_free(ovc);
 	ovc = NULL;
 }

@@ -17,6 +17,7 @@
 #include "ovc/acceptor.h"
 #include "ovc/params.h"
 #include "ovc/controller.h"
+#include "ovc/rejmem.h"
 
 #include "core/locking.h"
 
@@ -111,6 +112,9 @@ struct ovc_shm
 	int64_t mono_to_unix;			  /* unix s - monotonic s at start */
 	_Atomic int64_t reset_sec; /* monotonic second of the last ovc.reset:
 								  rows up to it are discarded */
+
+	/* recently rejected requests: retransmissions get the same answer */
+	struct ovc_rejmem *rejmem;
 
 	/* controller (ticker process only, under lock for RPC reads) */
 	struct ovc_ctl *ctl;

@@ -25,5 +25,6 @@ Suite *make_suite_rsoca(void);
 Suite *make_suite_pi(void);
 Suite *make_suite_sipscan(void);
 Suite *make_suite_sipreply(void);
+Suite *make_suite_rejmem(void);
 
 #endif

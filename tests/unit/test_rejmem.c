@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc unit tests - src/rejmem.c: remembered decisions are found until
+ * their time to live runs out, unknown keys are not, colliding keys share
+ * the probe slots, a full probe run overwrites its oldest entry.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovc/rejmem.h"
+#include "ovc/sipscan.h"
+#include "suites.h"
+
+static struct ovc_rejmem *mem(void)
+{
+	struct ovc_rejmem *m = malloc(sizeof(*m));
+
+	ck_assert_ptr_nonnull(m);
+	ovc_rejmem_init(m);
+	return m;
+}
+
+START_TEST(test_rejmem_put_has_expire)
+{
+	struct ovc_rejmem *m = mem();
+
+	ck_assert_int_eq(ovc_rejmem_get(m, 42, 100, 32), -1);
+	ovc_rejmem_put(m, 42, 100, 1);
+	ck_assert_int_eq(ovc_rejmem_get(m, 42, 100, 32), 1);
+	ck_assert_int_eq(ovc_rejmem_get(m, 42, 131, 32), 1);
+	ck_assert_int_eq(ovc_rejmem_get(m, 42, 132, 32), -1); /* expired */
+	ck_assert_int_eq(ovc_rejmem_get(m, 43, 100, 32), -1);
+	ovc_rejmem_put(m, 42, 140, 1); /* refreshed */
+	ck_assert_int_eq(ovc_rejmem_get(m, 42, 150, 32), 1);
+	ovc_rejmem_put(m, 0, 10, 1); /* key 0 is usable */
+	ck_assert_int_eq(ovc_rejmem_get(m, 0, 10, 32), 1);
+	/* admitted decisions read back as 0, unknown keys as -1 */
+	ovc_rejmem_put(m, 77, 10, 0);
+	ck_assert_int_eq(ovc_rejmem_get(m, 77, 11, 32), 0);
+	ck_assert_int_eq(ovc_rejmem_get(m, 78, 11, 32), -1);
+	ovc_rejmem_put(m, 77, 12, 1); /* a later decision replaces it */
+	ck_assert_int_eq(ovc_rejmem_get(m, 77, 12, 32), 1);
+	free(m);
+}
+END_TEST
+
+START_TEST(test_rejmem_collisions)
+{
+	struct ovc_rejmem *m = mem();
+	uint64_t base = 5, k[OVC_REJMEM_PROBE + 1];
+	int i;
+
+	/* keys that all start probing at the same slot */
+	for(i = 0; i <= OVC_REJMEM_PROBE; i++)
+		k[i] = base + (uint64_t)i * OVC_REJMEM_SLOTS * 7;
+	for(i = 0; i < OVC_REJMEM_PROBE; i++)
+		ovc_rejmem_put(m, k[i], 100 + i, 1);
+	for(i = 0; i < OVC_REJMEM_PROBE; i++)
+		ck_assert_int_eq(ovc_rejmem_get(m, k[i], 110, 32), 1);
+	/* one more: replaces the oldest (k[0]), the others stay */
+	ovc_rejmem_put(m, k[OVC_REJMEM_PROBE], 120, 1);
+	ck_assert_int_eq(ovc_rejmem_get(m, k[OVC_REJMEM_PROBE], 120, 32), 1);
+	ck_assert_int_eq(ovc_rejmem_get(m, k[0], 120, 32), -1);
+	for(i = 1; i < OVC_REJMEM_PROBE; i++)
+		ck_assert_int_eq(ovc_rejmem_get(m, k[i], 120, 32), 1);
+	free(m);
+}
+END_TEST
+
+START_TEST(test_rejmem_many)
+{
+	struct ovc_rejmem *m = mem();
+	uint64_t i, found = 0;
+
+	/* a realistic load: 2000 rejects spread by a hash all stay found */
+	for(i = 1; i <= 2000; i++)
+		ovc_rejmem_put(m, i * 0x9e3779b97f4a7c15ULL, 7, 1);
+	for(i = 1; i <= 2000; i++)
+		found += (ovc_rejmem_get(m, i * 0x9e3779b97f4a7c15ULL, 8, 32) == 1);
+	ck_assert_uint_eq(found, 2000);
+	free(m);
+}
+END_TEST
+
+/* the key of a request: equal for its retransmission, different for a new
+ * CSeq, a new Call-ID or another secret */
+START_TEST(test_rejmem_request_key)
+{
+	static const char *fmt = "INVITE sip:b@example.com SIP/2.0\r\n"
+							 "Via: SIP/2.0/UDP 192.0.2.1:5060;branch=z9hG4bK%s\r\n"
+							 "From: <sip:a@example.com>;tag=ft1\r\n"
+							 "To: <sip:b@example.com>\r\n"
+							 "Call-ID: %s\r\n"
+							 "CSeq: %d INVITE\r\n"
+							 "Content-Length: 0\r\n\r\n";
+	char a[512], b[512], c[512], d[512];
+	struct ovc_sip_scan sa, sb, sc, sd;
+
+	snprintf(a, sizeof(a), fmt, "x1", "call-1", 1);
+	snprintf(b, sizeof(b), fmt, "x1", "call-1", 1); /* retransmission */
+	snprintf(c, sizeof(c), fmt, "x2", "call-1", 2); /* new attempt */
+	snprintf(d, sizeof(d), fmt, "x1", "call-2", 1); /* another call */
+	ck_assert_int_eq(ovc_sip_scan(a, strlen(a), &sa), OVC_SCAN_OK);
+	ck_assert_int_eq(ovc_sip_scan(b, strlen(b), &sb), OVC_SCAN_OK);
+	ck_assert_int_eq(ovc_sip_scan(c, strlen(c), &sc), OVC_SCAN_OK);
+	ck_assert_int_eq(ovc_sip_scan(d, strlen(d), &sd), OVC_SCAN_OK);
+	ck_assert(ovc_sip_request_key(7, a, &sa) == ovc_sip_request_key(7, b, &sb));
+	ck_assert(ovc_sip_request_key(7, a, &sa) != ovc_sip_request_key(7, c, &sc));
+	ck_assert(ovc_sip_request_key(7, a, &sa) != ovc_sip_request_key(7, d, &sd));
+	ck_assert(ovc_sip_request_key(7, a, &sa) != ovc_sip_request_key(8, a, &sa));
+}
+END_TEST
+
+Suite *make_suite_rejmem(void)
+{
+	Suite *s = suite_create("rejmem");
+	TCase *tc = tcase_create("rejmem");
+
+	tcase_add_test(tc, test_rejmem_put_has_expire);
+	tcase_add_test(tc, test_rejmem_collisions);
+	tcase_add_test(tc, test_rejmem_many);
+	tcase_add_test(tc, test_rejmem_request_key);
+	suite_add_tcase(s, tc);
+	return s;
+}
