@@ -41,7 +41,7 @@ for c in invite indialog register other; do
 		names+=" ${c}_${v}"
 	done
 done
-names+=" replies_sent acks_absorbed fast_rejects rx_queue_bytes rx_queue_msgs"
+names+=" replies_sent acks_absorbed fast_rejects fast_fallthrough rx_queue_bytes rx_queue_msgs"
 for n in $names; do
 	if ! grep -qF -- "$n" "$readme"; then
 		echo "check-docs: $readme does not document '$n'"

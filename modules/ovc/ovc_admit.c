@@ -229,7 +229,7 @@ static int absorb_own_ack(const char *buf, const struct ovc_sip_scan *sc)
 			|| !ovc_sip_is_own_totag(tag_secret, buf, sc))
 		return 0;
 	ovc_count_offered(OVC_CLASS_INDIALOG, OVC_V_DROPPED, -1);
-	atomic_fetch_add_explicit(&ovc->acks_absorbed, 1, memory_order_relaxed);
+	ovc_count_event(OVC_E_ACK_ABSORBED);
 	return 1;
 }
 
@@ -291,7 +291,7 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 		return 0;
 	}
 	ovc_count_offered(c, OVC_V_REJECTED, -1);
-	ovc_count_reply();
+	ovc_count_event(OVC_E_REPLY);
 	remember_reject(msg->buf, sc);
 	return 0;
 }
@@ -318,6 +318,7 @@ int ovc_dgram_in(sr_event_param_t *evp)
 		if(rc < 0 && -rc < OVC_SCAN_REASONS)
 			atomic_fetch_add_explicit(
 					&ovc->fp_fallthrough[-rc], 1, memory_order_relaxed);
+		ovc_count_event(OVC_E_FAST_FALLTHROUGH);
 		return 0;
 	}
 	if(absorb_own_ack(buf, &sc))
@@ -329,10 +330,9 @@ int ovc_dgram_in(sr_event_param_t *evp)
 		rc = send_fast_reject(buf, rcv, &sc);
 		if(rc == 0) {
 			ovc_count_offered(c, OVC_V_REJECTED, -1);
-			ovc_count_reply();
+			ovc_count_event(OVC_E_REPLY);
 			remember_reject(buf, &sc);
-			atomic_fetch_add_explicit(
-					&ovc->fp_rejects, 1, memory_order_relaxed);
+			ovc_count_event(OVC_E_FAST_REJECT);
 			return -1; /* answered: Kamailio never parses it */
 		}
 		if(rc < 0) {

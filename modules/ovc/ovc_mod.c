@@ -318,11 +318,13 @@ static counter_val_t stat_get(counter_handle_t h, void *param)
 	if(ovc == NULL)
 		return 0;
 	if(i == OVC_CLASS_COUNT * OVC_V_COUNT)
-		return (counter_val_t)atomic_load(&ovc->replies_total);
+		return (counter_val_t)atomic_load(&ovc->ev_total[OVC_E_REPLY]);
 	if(i == OVC_CLASS_COUNT * OVC_V_COUNT + 1)
-		return (counter_val_t)atomic_load(&ovc->acks_absorbed);
+		return (counter_val_t)atomic_load(
+				&ovc->ev_total[OVC_E_ACK_ABSORBED]);
 	if(i == OVC_CLASS_COUNT * OVC_V_COUNT + 2)
-		return (counter_val_t)atomic_load(&ovc->fp_rejects);
+		return (counter_val_t)atomic_load(
+				&ovc->ev_total[OVC_E_FAST_REJECT]);
 	return (counter_val_t)atomic_load(
 			&ovc->total.v[i / OVC_V_COUNT][i % OVC_V_COUNT]);
 }

@@ -50,8 +50,12 @@ static void add_fast_path(rpc_t *rpc, void *th)
 
 	if(rpc->struct_add(th, "{", "fast_path", &h) < 0)
 		return;
-	rpc->struct_add(h, "dJ", "enabled", ovc_fast_path, "rejects",
-			(unsigned long long)atomic_load(&ovc->fp_rejects));
+	rpc->struct_add(h, "dJJ", "enabled", ovc_fast_path, "rejects",
+			(unsigned long long)atomic_load(
+					&ovc->ev_total[OVC_E_FAST_REJECT]),
+			"fallthrough",
+			(unsigned long long)atomic_load(
+					&ovc->ev_total[OVC_E_FAST_FALLTHROUGH]));
 	for(r = 1; r < OVC_SCAN_REASONS; r++) {
 		char name[48];
 
@@ -86,9 +90,10 @@ static void ovc_rpc_stats(rpc_t *rpc, void *ctx)
 			"queue_delay_ms", 0.0, "mem_used",
 			(unsigned long long)atomic_load(&ovc->mem_used), "epochs",
 			(unsigned long long)atomic_load(&ovc->epochs), "replies",
-			(unsigned long long)atomic_load(&ovc->replies_total),
+			(unsigned long long)atomic_load(&ovc->ev_total[OVC_E_REPLY]),
 			"acks_absorbed",
-			(unsigned long long)atomic_load(&ovc->acks_absorbed),
+			(unsigned long long)atomic_load(
+					&ovc->ev_total[OVC_E_ACK_ABSORBED]),
 			"rx_queue_bytes",
 			(unsigned long long)atomic_load(&ovc->rxq_bytes),
 			"rx_queue_msgs",
@@ -117,7 +122,8 @@ int ovc_csv_header(char *buf, int size)
 			"register_admitted,register_rejected,other_offered,"
 			"other_admitted,other_rejected,register_dropped,other_dropped,"
 			"invite_would_reject,register_would_reject,other_would_reject,"
-			"replies,rx_queue_bytes,rx_queue_msgs");
+			"replies,rx_queue_bytes,rx_queue_msgs,acks_absorbed,"
+			"fast_rejects,fast_fallthrough");
 }
 
 static int csv_row(const struct ovc_row *r, char *buf, int size)
@@ -130,7 +136,7 @@ static int csv_row(const struct ovc_row *r, char *buf, int size)
 			"%llu,%llu,%llu,"
 			"%llu,%llu,%llu,"
 			"%llu,%llu,%llu,"
-			"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
+			"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
 			(long long)r->time, ovc_alg_name(r->alg), r->f, r->cpu,
 			r->queue_len, r->queue_delay_ms, (unsigned long long)r->mem_used,
 #define V(c, x) (unsigned long long)v[OVC_CLASS_##c][OVC_V_##x]
@@ -143,9 +149,12 @@ static int csv_row(const struct ovc_row *r, char *buf, int size)
 			V(INVITE, WOULD_REJECT), V(REGISTER, WOULD_REJECT),
 			V(OTHER, WOULD_REJECT),
 #undef V
-			(unsigned long long)r->replies,
+			(unsigned long long)r->ev[OVC_E_REPLY],
 			(unsigned long long)r->rxq_bytes,
-			(unsigned long long)(r->rxq_bytes / OVC_RXQ_MSG_BYTES));
+			(unsigned long long)(r->rxq_bytes / OVC_RXQ_MSG_BYTES),
+			(unsigned long long)r->ev[OVC_E_ACK_ABSORBED],
+			(unsigned long long)r->ev[OVC_E_FAST_REJECT],
+			(unsigned long long)r->ev[OVC_E_FAST_FALLTHROUGH]);
 }
 
 static const char *ovc_rpc_csv_doc[2] = {

@@ -128,13 +128,13 @@ void ovc_count_offered(enum ovc_class c, enum ovc_verdict v, int extra)
 	}
 }
 
-void ovc_count_reply(void)
+void ovc_count_event(enum ovc_event e)
 {
 	int64_t sec = ovc_now_sec_coarse();
 
-	atomic_fetch_add_explicit(&ovc->replies_total, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&ovc->ev_total[e], 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(
-			&ovc->replies_slot[sec % OVC_SLOTS], 1, memory_order_relaxed);
+			&ovc->ev_slot[sec % OVC_SLOTS][e], 1, memory_order_relaxed);
 }
 
 void ovc_counts_reset(void)
@@ -145,9 +145,10 @@ void ovc_counts_reset(void)
 	for(c = 0; c < OVC_CLASS_COUNT; c++)
 		for(v = 0; v < OVC_V_COUNT; v++)
 			atomic_store(&ovc->total.v[c][v], 0);
-	atomic_store(&ovc->replies_total, 0);
-	atomic_store(&ovc->acks_absorbed, 0);
-	atomic_store(&ovc->fp_rejects, 0);
+	for(c = 0; c < OVC_E_COUNT; c++)
+		atomic_store(&ovc->ev_total[c], 0);
+	for(c = 0; c < 16; c++)
+		atomic_store(&ovc->fp_fallthrough[c], 0);
 	atomic_store(&ovc->reset_sec, ovc_now_sec_coarse());
 	ovc->hist_count = 0;
 	ovc->hist_next = 0;

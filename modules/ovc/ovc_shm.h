@@ -34,6 +34,16 @@ enum ovc_verdict
 	OVC_V_COUNT
 };
 
+/* Events counted beside the per-class verdicts (totals and per second). */
+enum ovc_event
+{
+	OVC_E_REPLY = 0,		/* reject reply sent */
+	OVC_E_ACK_ABSORBED,		/* ACK to one of ovc's rejects absorbed */
+	OVC_E_FAST_REJECT,		/* reject answered at datagram arrival */
+	OVC_E_FAST_FALLTHROUGH, /* datagram left to the normal path */
+	OVC_E_COUNT
+};
+
 /* Request mode: which classes the controller's fraction applies to. */
 enum ovc_mode
 {
@@ -71,7 +81,7 @@ struct ovc_row
 	uint64_t mem_used;	  /* shared memory in use, bytes */
 	uint64_t rxq_bytes;	  /* UDP receive queues at the second's end, bytes */
 	uint64_t v[OVC_CLASS_COUNT][OVC_V_COUNT]; /* counts over the second */
-	uint64_t replies;	  /* reject replies sent over the second */
+	uint64_t ev[OVC_E_COUNT]; /* events over the second */
 };
 
 /* Doubles crossing processes are stored as their bit patterns. */
@@ -103,12 +113,10 @@ struct ovc_shm
 	/* counters */
 	struct ovc_counts total;		  /* since start or ovc.reset */
 	struct ovc_counts slot[OVC_SLOTS]; /* per monotonic second */
-	_Atomic uint64_t replies_total;	  /* reject replies sent */
-	_Atomic uint64_t acks_absorbed;	  /* ACKs to ovc's rejects absorbed */
-	_Atomic uint64_t fp_rejects;	  /* rejects answered at arrival */
+	_Atomic uint64_t ev_total[OVC_E_COUNT];			/* events */
+	_Atomic uint64_t ev_slot[OVC_SLOTS][OVC_E_COUNT]; /* per second */
 	_Atomic uint64_t fp_fallthrough[16]; /* left to the normal path, by
 											scan reason (index -reason) */
-	_Atomic uint64_t replies_slot[OVC_SLOTS];
 	int64_t mono_to_unix;			  /* unix s - monotonic s at start */
 	_Atomic int64_t reset_sec; /* monotonic second of the last ovc.reset:
 								  rows up to it are discarded */
@@ -151,8 +159,8 @@ int64_t ovc_now_sec_coarse(void);
  * same second's slot, so every per-second row balances. Lock-free. */
 void ovc_count_offered(enum ovc_class c, enum ovc_verdict v, int extra);
 
-/* Counts one reject reply sent. */
-void ovc_count_reply(void);
+/* Counts one event e, in the totals and in the current second. */
+void ovc_count_event(enum ovc_event e);
 
 /* Zeroes totals and history (ovc.reset); the per-second rows of seconds up
  * to the current one are discarded when they close. */

@@ -214,7 +214,8 @@ static void close_second(int64_t s)
 	for(c = 0; c < OVC_CLASS_COUNT; c++)
 		for(v = 0; v < OVC_V_COUNT; v++)
 			row.v[c][v] = atomic_exchange(&slot->v[c][v], 0);
-	row.replies = atomic_exchange(&ovc->replies_slot[s % OVC_SLOTS], 0);
+	for(v = 0; v < OVC_E_COUNT; v++)
+		row.ev[v] = atomic_exchange(&ovc->ev_slot[s % OVC_SLOTS][v], 0);
 	if(s <= atomic_load(&ovc->reset_sec))
 		return; /* counted before an ovc.reset */
 

@@ -21,6 +21,7 @@ kam_start -n k1 "${FORCE[@]}" RELAY_STRAY_ACK
 uas_start uas1
 uac_run warm1 "$RATE" 300 # drives f to 0 (calls before that complete)
 rpc ovc.reset
+sleep 1.1 # the load starts in a second after the reset's (csv rows)
 uac_run uac1 "$RATE" "$CALLS"
 sleep 3
 uas_stop
@@ -32,18 +33,24 @@ rej=$(stats_class invite rejected)
 off=$(stats_class invite offered)
 ind_drop=$(stats_class indialog dropped)
 log "503=$r503 ACKs sent=$acks 200=$ok200; ovc: offered=$off rejected=$rej acks_absorbed=$absorbed"
-# f decays geometrically towards 0 without reaching it: the shared
-# acceptor's credit may still let one INVITE through
-check "every INVITE answered, all but at most one with 503" \
-	"$r503 + $ok200 == $CALLS && $r503 >= $CALLS - 1"
+# f settles near 0.001 (rejecting at arrival is so cheap that the CPU sits
+# near occ's smallest target, 0.01): the shared acceptor may still let a
+# couple of the INVITEs through
+check "every INVITE answered, all but at most three with 503" \
+	"$r503 + $ok200 == $CALLS && $r503 >= $CALLS - 3"
 check "ovc counted every INVITE and every 503" "$off == $CALLS && $rej == $r503"
 check "every ACK to a 503 absorbed by ovc" "$absorbed == $acks && $ind_drop == $acks && $acks == $r503"
 uas_msgs=$(stat_col uas1 'OutOfCallMsgs(C)')
 in_uas=$(stat_col uas1 'IncomingCall(C)')
 log "UAS: incoming calls (warm-up included)=$in_uas out-of-call messages=$uas_msgs"
 check "no ACK to a 503 reached the UAS" "$uas_msgs == 0"
+sleep 2.5 # the last second reaches the history
 rpc ovc.csv >"$T_DIR/k1.csv"
 if bal=$(csv_check "$T_DIR/k1.csv"); then ok "csv balance $bal"; else fail "csv balance $bal"; fi
+fast=$(rpc ovc.stats | awk '$1 == "rejects:" { print $2 }')
+check "the fast path answered the rejects at arrival" "$fast == $rej"
+check "csv per-second fast_rejects and acks_absorbed add up" \
+	"$(csv_sum "$T_DIR/k1.csv" fast_rejects) == $rej && $(csv_sum "$T_DIR/k1.csv" acks_absorbed) == $absorbed"
 kam_stop
 
 # --- 2. dry run
