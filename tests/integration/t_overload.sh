@@ -11,8 +11,8 @@ PERIOD_US=100000
 RATE=${RATE:-1050}			# 3x the capped capacity, 350 cps (bench/RESULTS.md)
 SECS=${SECS:-30}			# offered load duration
 WIN_FROM=${WIN_FROM:-15}	# steady-state window [WIN_FROM, SECS]
-DONE_MARGIN=${DONE_MARGIN:-1.1}	# completed calls/s: ovc > margin x none
-TIMELY_MARGIN=${TIMELY_MARGIN:-2}	# timely calls/s: ovc > margin x none
+DONE_MARGIN=${DONE_MARGIN:-1.0}	# completed calls/s: ovc > margin x none
+TIMELY_MARGIN=${TIMELY_MARGIN:-1.5}	# timely calls/s: ovc > margin x none
 
 cg=$(cg_make "$QUOTA_US" "$PERIOD_US")
 
