@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/campaign.sh - the campaigns (`make bench` runs `campaign.sh all`).
 #
-#   campaign.sh calibrate    full calibration of rho_M and beta (~1.5 min)
+#   campaign.sh calibrate    full calibration of rho_M and beta (~2-3 min)
 #   campaign.sh profiles     gradual, instant and constant overload (paper
 #                            001 §6.4) to BENCH_PEAK_R (default 4) x rho_M,
 #                            each algorithm and none, with and without UAC
@@ -16,7 +16,8 @@
 # Algorithms: BENCH_ALGS (default: every ovc algorithm the module accepts
 # among occ occupancy aro sired pi bbc rsoca, probed by starting the
 # proxy). The testbed is brought up if needed and taken down after, if
-# this script brought it up. Durations with 1 algorithm: all ~25 min.
+# this script brought it up. Durations: all ~35 min with 1 algorithm,
+# ~95 min with all 7 (bench/README.md).
 set -euo pipefail
 here=$(dirname "$0")
 . "$here/lib.sh"
