@@ -36,6 +36,18 @@ else
 	tail -5 "$T_DIR/good.log"
 fi
 
+# the proxy cfg is ready for every algorithm
+for a in none bbc occ occupancy aro sired rsoca pi; do
+	if kamailio -c -f "$CFG" -A "OVC_SO=\"$MOD\"" -A "CTL_SOCK=\"$CTL\"" \
+		-A "LISTEN=udp:127.0.0.1:$PROXY_PORT" -A "OVC_ALGORITHM=\"$a\"" \
+		>"$T_DIR/alg-$a.log" 2>&1; then
+		ok "configs/ovc-proxy.cfg with algorithm $a passes kamailio -c"
+	else
+		fail "configs/ovc-proxy.cfg with algorithm $a refused"
+		tail -3 "$T_DIR/alg-$a.log"
+	fi
+done
+
 expect_bad 'modparam("ovc", "param", "occ.target=1.7")' \
 	'"param": occ.target: 1.7 is outside \[0.01, 1\]'
 expect_bad 'modparam("ovc", "param", "occ.target=abc")' '"param": occ.target'
