@@ -177,31 +177,34 @@ static uint64_t request_key(const char *buf, const struct ovc_sip_scan *sc)
 }
 
 /* The decision both paths share, on a classified request (sc: its raw
- * scan, or NULL). A retransmission of a request decided within the last
+ * scan, or NULL; *key receives its identity for remember_reject(), 0
+ * without a scan). A retransmission of a request decided within the last
  * OVC_DECISION_TTL seconds gets its original's decision: a rejected INVITE
  * is not admitted after its 503, an admitted one is not answered 503 while
  * its transaction runs. Returns the outcome; for OVC_OUT_REJECTED nothing
  * is counted yet (the caller answers, then counts). Admissions and dry-run
  * verdicts are counted. */
 static enum ovc_outcome decide(enum ovc_class c, int ack_cancel,
-		const char *buf, const struct ovc_sip_scan *sc)
+		const char *buf, const struct ovc_sip_scan *sc, uint64_t *key)
 {
 	uint32_t now = (uint32_t)ovc_now_sec_coarse();
 	int dry = atomic_load_explicit(&ovc->dry_run, memory_order_relaxed);
 	int prev = -1;
 
+	*key = 0;
 	if(!controlled(ack_cancel, c)) {
 		ovc_count_offered(c, OVC_V_ADMITTED, -1);
 		return OVC_OUT_ADMITTED;
 	}
-	if(sc != NULL)
-		prev = ovc_rejmem_get(ovc->rejmem, request_key(buf, sc), now,
-				OVC_DECISION_TTL);
+	if(sc != NULL) {
+		*key = request_key(buf, sc);
+		prev = ovc_rejmem_get(ovc->rejmem, *key, now, OVC_DECISION_TTL);
+	}
 	if(prev == 1 && !dry)
 		return OVC_OUT_REJECTED;
 	if(prev == 0 || ovc_acceptor_take(&ovc->acc)) {
 		if(sc != NULL && prev != 0)
-			ovc_rejmem_put(ovc->rejmem, request_key(buf, sc), now, 0);
+			ovc_rejmem_put(ovc->rejmem, *key, now, 0);
 		ovc_count_offered(c, OVC_V_ADMITTED, -1);
 		return OVC_OUT_ADMITTED;
 	}
@@ -212,13 +215,13 @@ static enum ovc_outcome decide(enum ovc_class c, int ack_cancel,
 	return OVC_OUT_REJECTED;
 }
 
-/* Remembers a request just rejected, so that its retransmissions get the
- * same answer. */
-static void remember_reject(const char *buf, const struct ovc_sip_scan *sc)
+/* Remembers a request just rejected (key from decide(); 0: no scan, not
+ * remembered), so that its retransmissions get the same answer. */
+static void remember_reject(uint64_t key)
 {
-	if(sc != NULL)
-		ovc_rejmem_put(ovc->rejmem, request_key(buf, sc),
-				(uint32_t)ovc_now_sec_coarse(), 1);
+	if(key != 0)
+		ovc_rejmem_put(
+				ovc->rejmem, key, (uint32_t)ovc_now_sec_coarse(), 1);
 }
 
 /* Is the scanned request the ACK to one of ovc's own rejects? Counts it
@@ -251,6 +254,7 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 	struct ovc_sip_scan scan, *sc = NULL;
 	enum ovc_class c;
 	enum ovc_outcome o;
+	uint64_t key;
 	int m;
 
 	if(fp_pending.buf != NULL && fp_pending.buf == msg->buf
@@ -276,7 +280,7 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 		return 0;
 	}
 	m = msg->first_line.u.request.method_value;
-	o = decide(c, m == METHOD_ACK || m == METHOD_CANCEL, msg->buf, sc);
+	o = decide(c, m == METHOD_ACK || m == METHOD_CANCEL, msg->buf, sc, &key);
 	remember(msg, o);
 	if(o != OVC_OUT_REJECTED)
 		return 1;
@@ -292,7 +296,7 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 	}
 	ovc_count_offered(c, OVC_V_REJECTED, -1);
 	ovc_count_event(OVC_E_REPLY);
-	remember_reject(msg->buf, sc);
+	remember_reject(key);
 	return 0;
 }
 
@@ -305,6 +309,7 @@ int ovc_dgram_in(sr_event_param_t *evp)
 	struct ovc_sip_scan sc;
 	enum ovc_class c;
 	enum ovc_outcome o;
+	uint64_t key;
 	int rc;
 
 	fp_pending.buf = NULL;
@@ -325,13 +330,13 @@ int ovc_dgram_in(sr_event_param_t *evp)
 		return -1; /* consumed */
 	c = class_of_scan(&sc);
 	o = decide(c, sc.method == OVC_M_ACK || sc.method == OVC_M_CANCEL, buf,
-			&sc);
+			&sc, &key);
 	if(o == OVC_OUT_REJECTED) {
 		rc = send_fast_reject(buf, rcv, &sc);
 		if(rc == 0) {
 			ovc_count_offered(c, OVC_V_REJECTED, -1);
 			ovc_count_event(OVC_E_REPLY);
-			remember_reject(buf, &sc);
+			remember_reject(key);
 			ovc_count_event(OVC_E_FAST_REJECT);
 			return -1; /* answered: Kamailio never parses it */
 		}

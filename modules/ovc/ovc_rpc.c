@@ -271,7 +271,8 @@ static void ovc_rpc_get(rpc_t *rpc, void *ctx)
 		rpc->struct_add(
 				th, "s", "algorithm", ovc_alg_name(atomic_load(&ovc->alg)));
 	if(name.len == 0 || strcmp(buf, "mode") == 0)
-		rpc->struct_add(th, "s", "mode", ovc_mode_name(atomic_load(&ovc->mode)));
+		rpc->struct_add(
+				th, "s", "mode", ovc_mode_name(atomic_load(&ovc->mode)));
 	if(name.len == 0 || strcmp(buf, "dry_run") == 0)
 		rpc->struct_add(th, "d", "dry_run", atomic_load(&ovc->dry_run));
 	if(name.len == 0) {
@@ -410,7 +411,8 @@ static void ovc_rpc_set(rpc_t *rpc, void *ctx)
 		} else {
 			rc = ovc_ctl_init(trial, atomic_load(&ovc->alg), &p);
 			if(rc != OVC_OK)
-				snprintf(err, sizeof(err), "%.60s=%.60s refused by algorithm %s",
+				snprintf(err, sizeof(err),
+						"%.60s=%.60s refused by algorithm %s",
 						nbuf, vbuf, ovc_alg_name(atomic_load(&ovc->alg)));
 			pkg_free(trial);
 		}
