@@ -244,11 +244,6 @@ static int cg_init(void)
 	return cg_usage_path[0] ? 0 : -1;
 }
 
-double ovc_sampler_cgroup_quota(void)
-{
-	return cg_quota;
-}
-
 ovc_time_ns ovc_sampler_cpu_period_ns(void)
 {
 	if(cg_quota > 0 && cg_period_us > 0)
@@ -368,12 +363,13 @@ int ovc_sampler_cpu_ns(uint64_t *busy_ns)
 	return -1;
 }
 
-uint64_t ovc_sampler_mem_used(void)
+void ovc_sampler_mem(uint64_t *used, uint64_t *total)
 {
 	struct mem_info mi;
 
 	shm_info(&mi);
-	return (uint64_t)mi.used_size;
+	*used = (uint64_t)mi.used_size;
+	*total = (uint64_t)mi.total_size;
 }
 
 int ovc_sampler_rxq(uint64_t *bytes, uint64_t *limit)

@@ -22,8 +22,9 @@ int ovc_sampler_init(enum ovc_cpu_source src, double *capacity);
  * (nothing readable; the caller keeps its last value). */
 int ovc_sampler_cpu_ns(uint64_t *busy_ns);
 
-/* Shared memory in use, bytes. */
-uint64_t ovc_sampler_mem_used(void);
+/* Shared memory in use and in all, bytes (one walk of the allocator's
+ * bookkeeping: call it once per epoch). */
+void ovc_sampler_mem(uint64_t *used, uint64_t *total);
 
 /* Receive queue of Kamailio's UDP listening sockets, summed: bytes of
  * kernel memory held by waiting datagrams (SO_MEMINFO rmem_alloc, which
@@ -43,8 +44,5 @@ int ovc_sampler_rxq(uint64_t *bytes, uint64_t *limit);
  * when there is no quota. CPU measured over windows that are not a whole
  * number of these periods reads the quota's bursts, not the load. */
 ovc_time_ns ovc_sampler_cpu_period_ns(void);
-
-/* Detected CPU quota of the cgroup hierarchy in CPUs, or 0 if none. */
-double ovc_sampler_cgroup_quota(void);
 
 #endif

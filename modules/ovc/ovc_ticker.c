@@ -130,18 +130,13 @@ struct sec_snap
 
 static struct sec_snap snaps[OVC_SLOTS];
 
+/* Shared memory size, bytes, from the last sample. */
+static uint64_t mem_total;
+
 /* Epoch state. */
 static ovc_time_ns epoch_last; /* time of the last epoch, ns */
 static uint64_t epoch_offered[OVC_CLASS_COUNT];
 static uint64_t epoch_admitted[OVC_CLASS_COUNT];
-
-static double mem_fraction(uint64_t used)
-{
-	struct mem_info mi;
-
-	shm_info(&mi);
-	return mi.total_size ? (double)used / (double)mi.total_size : 0;
-}
 
 static void do_epoch(ovc_time_ns now)
 {
@@ -156,7 +151,9 @@ static void do_epoch(ovc_time_ns now)
 	meas.dt_s = epoch_last > 0 ? (double)(now - epoch_last) / 1e9 : 0;
 	epoch_last = now;
 	meas.cpu = rho;
-	meas.mem = mem_fraction(atomic_load(&ovc->mem_used));
+	meas.mem = mem_total ? (double)atomic_load(&ovc->mem_used)
+								 / (double)mem_total
+						 : 0;
 	/* no in-core queue: queue-based controllers (bbc, sired) see the
 	 * sockets' receive queue (001 §4.1.1), scaled so that a full receive
 	 * buffer reads as the papers' B = 1000 messages: bbc.high/low keep
@@ -293,13 +290,14 @@ void ovc_ticker_run(void)
 			next_epoch = now + epoch;
 		}
 		if(now >= next_epoch) {
-			uint64_t rxb, rxl;
+			uint64_t rxb, rxl, mem_used;
 
 			if(ovc_sampler_rxq(&rxb, &rxl) == 0) {
 				atomic_store(&ovc->rxq_bytes, rxb);
 				atomic_store(&ovc->rxq_limit, rxl);
 			}
-			atomic_store(&ovc->mem_used, ovc_sampler_mem_used());
+			ovc_sampler_mem(&mem_used, &mem_total);
+			atomic_store(&ovc->mem_used, mem_used);
 			do_epoch(now);
 			next_epoch += epoch;
 			if(next_epoch <= now)
