@@ -629,6 +629,17 @@ static int scan_line_end(
 	}
 }
 
+/* A From or To header with value [vs, ve): allowed once (*seen counts
+ * it), its value and its tag stored. Returns 0 or a scan reason. */
+static int take_nameaddr(const char *buf, size_t vs, size_t ve, int *seen,
+		struct ovc_span *value, struct ovc_span *tag)
+{
+	if((*seen)++)
+		return OVC_SCAN_DUPLICATE;
+	*value = mkspan(vs, ve);
+	return parse_nameaddr(buf, vs, ve, tag);
+}
+
 /* Scans a raw SIP request, see sipscan.h. */
 int ovc_sip_scan(const char *buf, size_t len, struct ovc_sip_scan *out)
 {
@@ -692,18 +703,14 @@ int ovc_sip_scan(const char *buf, size_t len, struct ovc_sip_scan *out)
 					return r;
 				break;
 			case H_FROM:
-				if(seen_from++)
-					return OVC_SCAN_DUPLICATE;
-				out->from = mkspan(vs, ve);
-				r = parse_nameaddr(buf, vs, ve, &out->fromtag);
+				r = take_nameaddr(
+						buf, vs, ve, &seen_from, &out->from, &out->fromtag);
 				if(r < 0)
 					return r;
 				break;
 			case H_TO:
-				if(seen_to++)
-					return OVC_SCAN_DUPLICATE;
-				out->to = mkspan(vs, ve);
-				r = parse_nameaddr(buf, vs, ve, &out->totag);
+				r = take_nameaddr(
+						buf, vs, ve, &seen_to, &out->to, &out->totag);
 				if(r < 0)
 					return r;
 				break;
