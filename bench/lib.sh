@@ -5,6 +5,7 @@
 
 BENCH_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BENCH_DIR="$BENCH_TOP/bench"
+. "$BENCH_TOP/scripts/load-lock.sh"
 BENCH_BIN=${BENCH_BIN:-$BENCH_TOP/build/bench}
 BENCH_OUT=${BENCH_OUT:-$BENCH_TOP/bench/out}
 # Runtime state (what we created, PIDs we started). On tmpfs: it goes

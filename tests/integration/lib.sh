@@ -7,6 +7,7 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+. "$TOP/scripts/load-lock.sh"
 MOD="$TOP/modules/ovc/ovc.so"
 CFG="$TOP/configs/ovc-proxy.cfg"
 SCN="$TOP/scenarios"
