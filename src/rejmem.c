@@ -22,7 +22,7 @@ static uint64_t nonzero(uint64_t key)
 }
 
 void ovc_rejmem_put(
-		struct ovc_rejmem *m, uint64_t key, uint32_t now_s, int rejected)
+		struct ovc_rejmem *m, uint64_t key, uint32_t now_s, int decision)
 {
 	unsigned i, idx, oldest = 0;
 	uint32_t oldest_age = 0;
@@ -40,15 +40,17 @@ void ovc_rejmem_put(
 		}
 		age = now_s
 			  - (atomic_load_explicit(&m->sec[idx], memory_order_relaxed)
-					  >> 1);
+					  >> 2);
 		if(i == 0 || age > oldest_age) {
 			oldest = idx;
 			oldest_age = age;
 		}
 	}
 	/* time first, so a reader that sees the key sees a fresh time */
-	atomic_store_explicit(&m->sec[oldest],
-			(now_s << 1) | (rejected ? 1u : 0u), memory_order_relaxed);
+	if(decision != OVC_REJMEM_ADMITTED && decision != OVC_REJMEM_QUEUED)
+		decision = OVC_REJMEM_REJECTED;
+	atomic_store_explicit(&m->sec[oldest], (now_s << 2) | (uint32_t)decision,
+			memory_order_relaxed);
 	atomic_store_explicit(&m->key[oldest], key, memory_order_release);
 }
 
@@ -64,9 +66,9 @@ int ovc_rejmem_get(const struct ovc_rejmem *m, uint64_t key, uint32_t now_s,
 		if(atomic_load_explicit(&m->key[idx], memory_order_acquire) != key)
 			continue;
 		v = atomic_load_explicit(&m->sec[idx], memory_order_relaxed);
-		if(now_s - (v >> 1) >= ttl_s)
+		if(now_s - (v >> 2) >= ttl_s)
 			return -1;
-		return (int)(v & 1u);
+		return (int)(v & 3u);
 	}
 	return -1;
 }

@@ -31,6 +31,7 @@ int main(void)
 	srunner_add_suite(sr, make_suite_sipscan());
 	srunner_add_suite(sr, make_suite_sipreply());
 	srunner_add_suite(sr, make_suite_rejmem());
+	srunner_add_suite(sr, make_suite_pacer());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

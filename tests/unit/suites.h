@@ -26,5 +26,6 @@ Suite *make_suite_pi(void);
 Suite *make_suite_sipscan(void);
 Suite *make_suite_sipreply(void);
 Suite *make_suite_rejmem(void);
+Suite *make_suite_pacer(void);
 
 #endif

@@ -42,6 +42,17 @@ START_TEST(test_rejmem_put_has_expire)
 	ck_assert_int_eq(ovc_rejmem_get(m, 78, 11, 32), -1);
 	ovc_rejmem_put(m, 77, 12, 1); /* a later decision replaces it */
 	ck_assert_int_eq(ovc_rejmem_get(m, 77, 12, 32), 1);
+	/* queued, then admitted when dequeued; unknown values store rejected */
+	ovc_rejmem_put(m, 90, 20, OVC_REJMEM_QUEUED);
+	ck_assert_int_eq(ovc_rejmem_get(m, 90, 21, 32), OVC_REJMEM_QUEUED);
+	ovc_rejmem_put(m, 90, 21, OVC_REJMEM_ADMITTED);
+	ck_assert_int_eq(ovc_rejmem_get(m, 90, 21, 32), OVC_REJMEM_ADMITTED);
+	ovc_rejmem_put(m, 91, 20, 7);
+	ck_assert_int_eq(ovc_rejmem_get(m, 91, 20, 32), OVC_REJMEM_REJECTED);
+	/* times up to 2^30 - 1 keep their decision */
+	ovc_rejmem_put(m, 92, (1u << 30) - 1, OVC_REJMEM_QUEUED);
+	ck_assert_int_eq(ovc_rejmem_get(m, 92, (1u << 30) - 1, 32),
+			OVC_REJMEM_QUEUED);
 	free(m);
 }
 END_TEST
