@@ -13,6 +13,7 @@
 #include "core/dprint.h"
 #include "core/ip_addr.h"
 #include "core/parser/parse_to.h"
+#include "core/receive.h"
 #include "core/udp_server.h"
 #include "modules/sl/sl.h"
 
@@ -20,6 +21,7 @@
 #include "ovc/sipscan.h"
 
 #include "ovc_admit.h"
+#include "ovc_queue.h"
 
 struct ovc_reply_cfg ovc_reply = {503, {"Service Unavailable", 19}, 0};
 
@@ -181,17 +183,22 @@ static uint64_t request_key(const char *buf, const struct ovc_sip_scan *sc)
  * without a scan). A retransmission of a request decided within the last
  * OVC_DECISION_TTL seconds gets its original's decision: a rejected INVITE
  * is not admitted after its 503, an admitted one is not answered 503 while
- * its transaction runs. Returns the outcome; for OVC_OUT_REJECTED nothing
- * is counted yet (the caller answers, then counts). Admissions and dry-run
- * verdicts are counted. */
+ * its transaction runs, a queued one is absorbed (counted dropped). An
+ * admitted initial INVITE goes to the in-core queue when it is on
+ * (OVC_OUT_QUEUE; with pi every one does, pi's acceptor applies at
+ * dequeue). Returns the outcome; for OVC_OUT_REJECTED and OVC_OUT_QUEUE
+ * nothing is counted yet (the caller acts, then counts). Admissions,
+ * absorptions and dry-run verdicts are counted. */
 static enum ovc_outcome decide(enum ovc_class c, int ack_cancel,
-		const char *buf, const struct ovc_sip_scan *sc, uint64_t *key)
+		const char *buf, const struct ovc_sip_scan *sc, uint64_t *key,
+		int *would)
 {
 	uint32_t now = (uint32_t)ovc_now_sec_coarse();
 	int dry = atomic_load_explicit(&ovc->dry_run, memory_order_relaxed);
-	int prev = -1;
+	int prev = -1, queue;
 
 	*key = 0;
+	*would = 0;
 	if(!controlled(ack_cancel, c)) {
 		ovc_count_offered(c, OVC_V_ADMITTED, -1);
 		return OVC_OUT_ADMITTED;
@@ -200,15 +207,33 @@ static enum ovc_outcome decide(enum ovc_class c, int ack_cancel,
 		*key = request_key(buf, sc);
 		prev = ovc_rejmem_get(ovc->rejmem, *key, now, OVC_DECISION_TTL);
 	}
-	if(prev == 1 && !dry)
+	if(prev == OVC_REJMEM_REJECTED && !dry)
 		return OVC_OUT_REJECTED;
-	if(prev == 0 || ovc_acceptor_take(&ovc->acc)) {
-		if(sc != NULL && prev != 0)
-			ovc_rejmem_put(ovc->rejmem, *key, now, 0);
+	if(prev == OVC_REJMEM_QUEUED) {
+		/* its original waits in the queue: absorbed, not queued twice */
+		ovc_count_offered(c, OVC_V_DROPPED, -1);
+		ovc_count_event(OVC_E_QUEUE_ABSORBED);
+		return OVC_OUT_DROPPED;
+	}
+	if(prev == OVC_REJMEM_ADMITTED) {
+		ovc_count_offered(c, OVC_V_ADMITTED, -1);
+		return OVC_OUT_ADMITTED;
+	}
+	queue = c == OVC_CLASS_INVITE && ovc_queue_on();
+	if(queue && ovc_queue_rejects_at_dequeue())
+		return OVC_OUT_QUEUE; /* counted by the caller */
+	if(ovc_acceptor_take(&ovc->acc)) {
+		if(queue)
+			return OVC_OUT_QUEUE;
+		if(sc != NULL)
+			ovc_rejmem_put(ovc->rejmem, *key, now, OVC_REJMEM_ADMITTED);
 		ovc_count_offered(c, OVC_V_ADMITTED, -1);
 		return OVC_OUT_ADMITTED;
 	}
 	if(dry) {
+		*would = 1;
+		if(queue)
+			return OVC_OUT_QUEUE;
 		ovc_count_offered(c, OVC_V_ADMITTED, OVC_V_WOULD_REJECT);
 		return OVC_OUT_WOULD_REJECT;
 	}
@@ -222,6 +247,35 @@ static void remember_reject(uint64_t key)
 	if(key != 0)
 		ovc_rejmem_put(
 				ovc->rejmem, key, (uint32_t)ovc_now_sec_coarse(), 1);
+}
+
+/* Puts an initial INVITE that decide() sent to the queue there (a copy of
+ * buf, len bytes, received as rcv; key from decide()). Returns
+ * OVC_OUT_QUEUED (counted queued); OVC_OUT_REJECTED when the queue is full
+ * or out of memory (nothing counted: the caller answers, then counts);
+ * OVC_OUT_WOULD_REJECT in a dry run instead (counted admitted). would: a
+ * dry run's "would have been rejected", counted beside. */
+static enum ovc_outcome enqueue(enum ovc_class c, const char *buf, int len,
+		const struct receive_info *rcv, uint64_t key, int would)
+{
+	uint32_t now = (uint32_t)ovc_now_sec_coarse();
+
+	/* remembered first: a retransmission that races the worker must not
+	 * be queued again */
+	if(key != 0)
+		ovc_rejmem_put(ovc->rejmem, key, now, OVC_REJMEM_QUEUED);
+	if(ovc_queue_put(buf, len, rcv, key) == 0) {
+		ovc_count_offered(c, OVC_V_QUEUED, would ? OVC_V_WOULD_REJECT : -1);
+		return OVC_OUT_QUEUED;
+	}
+	ovc_count_event(OVC_E_QUEUE_FULL);
+	if(atomic_load_explicit(&ovc->dry_run, memory_order_relaxed)) {
+		if(key != 0)
+			ovc_rejmem_put(ovc->rejmem, key, now, OVC_REJMEM_ADMITTED);
+		ovc_count_offered(c, OVC_V_ADMITTED, OVC_V_WOULD_REJECT);
+		return OVC_OUT_WOULD_REJECT;
+	}
+	return OVC_OUT_REJECTED;
 }
 
 /* Is the scanned request the ACK to one of ovc's own rejects? Counts it
@@ -249,12 +303,22 @@ static struct
 
 int ovc_fast_path = 1;
 
+/* The dequeued INVITE this queue worker is running through the script
+ * (ovc_admit_run_dequeued): ovc_admit() admits it (or, reject set, answers
+ * it) without deciding or counting again. */
+static struct
+{
+	const char *buf;
+	int reject;
+} dq_running;
+
 int ovc_admit(struct sip_msg *msg, int noreply)
 {
 	struct ovc_sip_scan scan, *sc = NULL;
 	enum ovc_class c;
 	enum ovc_outcome o;
 	uint64_t key;
+	int would;
 	int m;
 
 	if(fp_pending.buf != NULL && fp_pending.buf == msg->buf
@@ -262,6 +326,20 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 		fp_pending.buf = NULL;
 		remember(msg, fp_pending.outcome);
 		return 1;
+	}
+	if(dq_running.buf != NULL && dq_running.buf == msg->buf) {
+		dq_running.buf = NULL;
+		if(!dq_running.reject) {
+			remember(msg, OVC_OUT_ADMITTED);
+			return 1;
+		}
+		/* counted by the worker; the reply goes through sl here */
+		remember(msg, OVC_OUT_REJECTED);
+		if(noreply)
+			return -1;
+		if(send_reject(msg, NULL) == 0)
+			ovc_count_event(OVC_E_REPLY);
+		return 0;
 	}
 	if(msg->first_line.type != SIP_REQUEST) {
 		remember(msg, OVC_OUT_ADMITTED);
@@ -280,8 +358,13 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 		return 0;
 	}
 	m = msg->first_line.u.request.method_value;
-	o = decide(c, m == METHOD_ACK || m == METHOD_CANCEL, msg->buf, sc, &key);
+	o = decide(c, m == METHOD_ACK || m == METHOD_CANCEL, msg->buf, sc, &key,
+			&would);
+	if(o == OVC_OUT_QUEUE)
+		o = enqueue(c, msg->buf, (int)msg->len, &msg->rcv, key, would);
 	remember(msg, o);
+	if(o == OVC_OUT_QUEUED || o == OVC_OUT_DROPPED)
+		return 0; /* a worker runs it later / a retransmission absorbed */
 	if(o != OVC_OUT_REJECTED)
 		return 1;
 	if(noreply) {
@@ -310,6 +393,7 @@ int ovc_dgram_in(sr_event_param_t *evp)
 	enum ovc_class c;
 	enum ovc_outcome o;
 	uint64_t key;
+	int would;
 	int rc;
 
 	fp_pending.buf = NULL;
@@ -330,7 +414,11 @@ int ovc_dgram_in(sr_event_param_t *evp)
 		return -1; /* consumed */
 	c = class_of_scan(&sc);
 	o = decide(c, sc.method == OVC_M_ACK || sc.method == OVC_M_CANCEL, buf,
-			&sc, &key);
+			&sc, &key, &would);
+	if(o == OVC_OUT_QUEUE)
+		o = enqueue(c, buf, len, rcv, key, would);
+	if(o == OVC_OUT_QUEUED || o == OVC_OUT_DROPPED)
+		return -1; /* consumed: a worker runs it / a repeat absorbed */
 	if(o == OVC_OUT_REJECTED) {
 		rc = send_fast_reject(buf, rcv, &sc);
 		if(rc == 0) {
@@ -354,6 +442,38 @@ int ovc_dgram_in(sr_event_param_t *evp)
 	return 0;
 }
 
+int ovc_reject_raw(const char *buf, int len, struct receive_info *rcv)
+{
+	struct ovc_sip_scan sc;
+
+	if(rcv->proto != PROTO_UDP
+			|| ovc_sip_scan(buf, (size_t)len, &sc) != OVC_SCAN_OK)
+		return 1;
+	return send_fast_reject(buf, rcv, &sc);
+}
+
+void ovc_remember_decision(uint64_t key, int decision)
+{
+	if(key != 0)
+		ovc_rejmem_put(ovc->rejmem, key, (uint32_t)ovc_now_sec_coarse(),
+				decision);
+}
+
+void ovc_admit_run_dequeued(const struct ovc_qitem *it, int reject)
+{
+	static char buf[BUF_SIZE + 1];
+	struct receive_info rcv;
+
+	memcpy(buf, it->buf, (size_t)it->len);
+	buf[it->len] = '\0';
+	rcv = it->rcv;
+	rcv.rflags |= RECV_F_INTERNAL; /* no pre-routing event a second time */
+	dq_running.buf = buf;
+	dq_running.reject = reject;
+	receive_msg(buf, (unsigned)it->len, &rcv);
+	dq_running.buf = NULL;
+}
+
 enum ovc_outcome ovc_last_outcome(struct sip_msg *msg)
 {
 	if(msg == NULL || msg->id != last_msg_id || msg->pid != last_msg_pid)
@@ -372,6 +492,9 @@ const char *ovc_outcome_name(enum ovc_outcome o)
 			return "dropped";
 		case OVC_OUT_WOULD_REJECT:
 			return "would_reject";
+		case OVC_OUT_QUEUED:
+			return "queued";
+		case OVC_OUT_QUEUE:
 		case OVC_OUT_NONE:
 			break;
 	}

@@ -20,7 +20,11 @@ enum ovc_outcome
 	OVC_OUT_REJECTED,	  /* rejected (reply sent, or -1 for noreply) */
 	OVC_OUT_DROPPED,	  /* dropped without reply */
 	OVC_OUT_WOULD_REJECT, /* dry run: would be rejected; admitted */
+	OVC_OUT_QUEUED,		  /* put in the in-core INVITE queue */
+	OVC_OUT_QUEUE,		  /* internal: decided for the queue, not yet in */
 };
+
+struct ovc_qitem;
 
 /* Reject reply settings (set from modparams before the fork). */
 struct ovc_reply_cfg
@@ -60,7 +64,24 @@ int ovc_dgram_in(sr_event_param_t *evp);
 /* Outcome of the last ovc_admit() for msg in this process. */
 enum ovc_outcome ovc_last_outcome(struct sip_msg *msg);
 
-/* "admitted", "rejected", "dropped", "would_reject" or "none". */
+/* Sends the reject reply for a raw UDP request (buf, len bytes, received
+ * as rcv) built from its bytes. Returns 0 sent, -1 send failed, 1 cannot be
+ * built here (not UDP, or not understood: use ovc_admit_run_dequeued()
+ * with reject set, which answers through sl). */
+int ovc_reject_raw(const char *buf, int len, struct receive_info *rcv);
+
+/* Remembers the decision on a queued request (key from its item; 0: not
+ * remembered), an enum ovc_rejmem_decision, for its retransmissions. */
+void ovc_remember_decision(uint64_t key, int decision);
+
+/* Queue worker: runs a dequeued INVITE through Kamailio (receive_msg(),
+ * request_route), where ovc_admit() admits it (returns 1) without counting
+ * it again or, reject set, answers it with the reject reply through sl
+ * (returns 0). The caller counts. */
+void ovc_admit_run_dequeued(const struct ovc_qitem *it, int reject);
+
+/* "admitted", "rejected", "dropped", "would_reject", "queued" or
+ * "none". */
 const char *ovc_outcome_name(enum ovc_outcome o);
 
 #endif

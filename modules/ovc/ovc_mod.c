@@ -24,6 +24,7 @@
 #include "core/ut.h"
 
 #include "ovc_admit.h"
+#include "ovc_qworker.h"
 #include "ovc_rpc.h"
 #include "ovc_sampler.h"
 #include "ovc_shm.h"
@@ -43,6 +44,9 @@ static enum ovc_cpu_source mp_cpu_source = OVC_CPU_PROCS;
 static double mp_cpu_capacity; /* 0: auto */
 static int mp_dry_run;
 static int mp_stats_history = 300;
+static int mp_queue_size = 800;		 /* 003 §V */
+static int mp_queue_workers = 4;
+static int mp_queue_max_wait = 400; /* ms, below T1 = 500 ms */
 
 #define OVC_HISTORY_MAX 86400
 
@@ -169,6 +173,22 @@ static int mp_set_stats_history(modparam_t type, void *val)
 {
 	return int_in_range("stats_history", val, 10, OVC_HISTORY_MAX,
 			&mp_stats_history);
+}
+
+static int mp_set_queue_size(modparam_t type, void *val)
+{
+	return int_in_range("queue_size", val, 0, 1 << 20, &mp_queue_size);
+}
+
+static int mp_set_queue_workers(modparam_t type, void *val)
+{
+	return int_in_range("queue_workers", val, 0, 64, &mp_queue_workers);
+}
+
+static int mp_set_queue_max_wait(modparam_t type, void *val)
+{
+	return int_in_range(
+			"queue_max_wait", val, 0, 60000, &mp_queue_max_wait);
 }
 
 static int mp_set_reject_reason(modparam_t type, void *val)
@@ -301,6 +321,8 @@ static int pv_get_ovc(sip_msg_t *msg, pv_param_t *param, pv_value_t *res)
 			s.s = buf;
 			return pv_get_strval(msg, param, res, &s);
 		case PV_QUEUE:
+			if(ovc_q != NULL)
+				return pv_get_sintval(msg, param, res, (int)ovc_queue_len());
 			return pv_get_sintval(msg, param, res,
 					(int)(atomic_load(&ovc->rxq_bytes) / OVC_RXQ_MSG_BYTES));
 	}
@@ -310,6 +332,9 @@ static int pv_get_ovc(sip_msg_t *msg, pv_param_t *param, pv_value_t *res)
 /* ------------------------------------------------------- statistics */
 
 static char stat_names[OVC_CLASS_COUNT][OVC_V_COUNT][32];
+
+/* statistics reading an event total: OVC_STAT_EV_BASE + the event */
+#define OVC_STAT_EV_BASE (OVC_CLASS_COUNT * OVC_V_COUNT + 100)
 
 static counter_val_t stat_get(counter_handle_t h, void *param)
 {
@@ -325,6 +350,9 @@ static counter_val_t stat_get(counter_handle_t h, void *param)
 	if(i == OVC_CLASS_COUNT * OVC_V_COUNT + 2)
 		return (counter_val_t)atomic_load(
 				&ovc->ev_total[OVC_E_FAST_REJECT]);
+	if(i >= OVC_STAT_EV_BASE && i < OVC_STAT_EV_BASE + OVC_E_COUNT)
+		return (counter_val_t)atomic_load(
+				&ovc->ev_total[i - OVC_STAT_EV_BASE]);
 	return (counter_val_t)atomic_load(
 			&ovc->total.v[i / OVC_V_COUNT][i % OVC_V_COUNT]);
 }
@@ -365,6 +393,21 @@ static int register_stats(void)
 				   "rejects answered at datagram arrival", 0)
 				< 0)
 			return -1;
+		if(counter_register(&h, "ovc", "queue_full", 0, stat_get,
+				   (void *)(long)(OVC_STAT_EV_BASE + OVC_E_QUEUE_FULL),
+				   "INVITEs rejected because the queue was full", 0)
+						< 0
+				|| counter_register(&h, "ovc", "queue_expired", 0, stat_get,
+						   (void *)(long)(OVC_STAT_EV_BASE
+										  + OVC_E_QUEUE_EXPIRED),
+						   "queued INVITEs too old when dequeued", 0)
+						   < 0
+				|| counter_register(&h, "ovc", "queue_absorbed", 0, stat_get,
+						   (void *)(long)(OVC_STAT_EV_BASE
+										  + OVC_E_QUEUE_ABSORBED),
+						   "retransmissions of queued INVITEs absorbed", 0)
+						   < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -393,12 +436,17 @@ static int mod_init(void)
 			   " module has it?); set modparam(\"ovc\", \"fast_path\", 0)\n");
 		goto error;
 	}
-	register_procs(1); /* the ticker */
-	cfg_register_child(1);
-	LM_INFO("ovc: algorithm=%s mode=%s dry_run=%d fast_path=%d reject=%d"
-			" %.*s\n",
+	if(ovc_queue_init((unsigned)mp_queue_size, (unsigned)mp_queue_workers,
+			   (unsigned)mp_queue_max_wait)
+			< 0)
+		goto error;
+	/* the ticker and the queue workers */
+	register_procs(1 + (ovc_q ? mp_queue_workers : 0));
+	cfg_register_child(1 + (ovc_q ? mp_queue_workers : 0));
+	LM_INFO("ovc: algorithm=%s mode=%s dry_run=%d fast_path=%d queue=%u"
+			" workers=%d reject=%d %.*s\n",
 			ovc_alg_name(mp_alg), ovc_mode_name(mp_mode), mp_dry_run,
-			ovc_fast_path,
+			ovc_fast_path, ovc_queue_cap(), ovc_q ? mp_queue_workers : 0,
 			ovc_reply.code, ovc_reply.reason.len, ovc_reply.reason.s);
 	return 0;
 
@@ -409,7 +457,7 @@ error:
 
 static int child_init(int rank)
 {
-	int pid;
+	int pid, i;
 
 	if(rank != PROC_MAIN)
 		return 0;
@@ -422,11 +470,26 @@ static int child_init(int rank)
 		ovc_ticker_run();
 		exit(0); /* not reached */
 	}
+	for(i = 0; ovc_q != NULL && i < mp_queue_workers; i++) {
+		/* a rank like the core's async workers: every module's child_init
+		 * runs, so tm and friends work in request_route there */
+		pid = fork_process(PROC_RPC, "ovc queue worker", 1);
+		if(pid < 0)
+			return -1;
+		if(pid == 0) {
+			if(cfg_child_init())
+				return -1;
+			ovc_qworker_run(i);
+			exit(0); /* not reached */
+		}
+	}
 	return 0;
 }
 
 static void mod_destroy(void)
 {
+	/* the workers are gone: answer what they left */
+	ovc_queue_destroy(ovc ? ovc_qworker_answer_at_stop : NULL);
 	ovc_shm_destroy();
 }
 
@@ -456,6 +519,11 @@ static param_export_t params[] = {
 	{"fast_path",      PARAM_INT | USE_FUNC_PARAM, (void *)mp_set_fast_path},
 	{"stats_history",  PARAM_INT | USE_FUNC_PARAM,
 		(void *)mp_set_stats_history},
+	{"queue_size",     PARAM_INT | USE_FUNC_PARAM, (void *)mp_set_queue_size},
+	{"queue_workers",  PARAM_INT | USE_FUNC_PARAM,
+		(void *)mp_set_queue_workers},
+	{"queue_max_wait", PARAM_INT | USE_FUNC_PARAM,
+		(void *)mp_set_queue_max_wait},
 	{0, 0, 0}
 };
 

@@ -11,6 +11,7 @@
 #include "core/mem/mem.h"
 
 #include "ovc_admit.h"
+#include "ovc_queue.h"
 #include "ovc_sampler.h"
 #include "ovc/sipscan.h"
 #include "ovc_rpc.h"
@@ -66,6 +67,46 @@ static void add_fast_path(rpc_t *rpc, void *th)
 	}
 }
 
+/* The in-core queue: configuration, state, drain and event totals. */
+static void add_queue(rpc_t *rpc, void *th)
+{
+	void *h;
+	int64_t iv;
+	char drain[32];
+
+	if(rpc->struct_add(th, "{", "queue", &h) < 0)
+		return;
+	if(ovc_q == NULL) {
+		rpc->struct_add(h, "s", "state", "off");
+		return;
+	}
+	iv = ovc_queue_interval();
+	if(iv == OVC_DRAIN_FREE)
+		snprintf(drain, sizeof(drain), "free");
+	else if(iv == OVC_DRAIN_PAUSE)
+		snprintf(drain, sizeof(drain), "paused");
+	else
+		snprintf(drain, sizeof(drain), "%.1f/s", 1e9 / (double)iv);
+	rpc->struct_add(h, "sdddddffsJJJJ", "state",
+			ovc_queue_on() ? "on" : "stopping", "size", (int)ovc_queue_cap(),
+			"workers", (int)ovc_q->workers, "max_wait_ms",
+			(int)ovc_q->max_wait_ms, "len", (int)ovc_queue_len(),
+			"reject_at_dequeue", ovc_queue_rejects_at_dequeue(), "delay_ms",
+			ovc_dload(&ovc_q->delay_ms), "delay_max_ms",
+			ovc_dload(&ovc_q->delay_max_ms), "drain", drain, "full",
+			(unsigned long long)atomic_load(
+					&ovc->ev_total[OVC_E_QUEUE_FULL]),
+			"expired",
+			(unsigned long long)atomic_load(
+					&ovc->ev_total[OVC_E_QUEUE_EXPIRED]),
+			"absorbed",
+			(unsigned long long)atomic_load(
+					&ovc->ev_total[OVC_E_QUEUE_ABSORBED]),
+			"shutdown",
+			(unsigned long long)atomic_load(
+					&ovc->ev_total[OVC_E_QUEUE_SHUTDOWN]));
+}
+
 static const char *ovc_rpc_stats_doc[2] = {
 		"Snapshot: algorithm, f, cpu, queue, memory and counters per class.",
 		0};
@@ -86,8 +127,9 @@ static void ovc_rpc_stats(rpc_t *rpc, void *ctx)
 			ovc_reply.code, "f", ovc_dload(&ovc->f), "cpu",
 			ovc_dload(&ovc->cpu), "cpu_1s", ovc_dload(&ovc->cpu_1s),
 			"cpu_source", ovc_cpu_source_name(ovc->cpu_source),
-			"cpu_capacity", ovc->cpu_capacity, "queue_len", 0.0,
-			"queue_delay_ms", 0.0, "mem_used",
+			"cpu_capacity", ovc->cpu_capacity, "queue_len",
+			(double)ovc_queue_len(), "queue_delay_ms",
+			ovc_q ? ovc_dload(&ovc_q->delay_ms) : 0.0, "mem_used",
 			(unsigned long long)atomic_load(&ovc->mem_used), "epochs",
 			(unsigned long long)atomic_load(&ovc->epochs), "replies",
 			(unsigned long long)atomic_load(&ovc->ev_total[OVC_E_REPLY]),
@@ -105,6 +147,7 @@ static void ovc_rpc_stats(rpc_t *rpc, void *ctx)
 	for(c = 0; c < OVC_CLASS_COUNT; c++)
 		add_class(rpc, th, c);
 	add_fast_path(rpc, th);
+	add_queue(rpc, th);
 }
 
 /* -------------------------------------------------------------- ovc.csv */
@@ -123,7 +166,8 @@ int ovc_csv_header(char *buf, int size)
 			"other_admitted,other_rejected,register_dropped,other_dropped,"
 			"invite_would_reject,register_would_reject,other_would_reject,"
 			"replies,rx_queue_bytes,rx_queue_msgs,acks_absorbed,"
-			"fast_rejects,fast_fallthrough");
+			"fast_rejects,fast_fallthrough,queue_delay_max_ms,queue_full,"
+			"queue_expired,queue_absorbed,queue_shutdown");
 }
 
 static int csv_row(const struct ovc_row *r, char *buf, int size)
@@ -136,7 +180,8 @@ static int csv_row(const struct ovc_row *r, char *buf, int size)
 			"%llu,%llu,%llu,"
 			"%llu,%llu,%llu,"
 			"%llu,%llu,%llu,"
-			"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu",
+			"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
+			"%.1f,%llu,%llu,%llu,%llu",
 			(long long)r->time, ovc_alg_name(r->alg), r->f, r->cpu,
 			r->queue_len, r->queue_delay_ms, (unsigned long long)r->mem_used,
 #define V(c, x) (unsigned long long)v[OVC_CLASS_##c][OVC_V_##x]
@@ -154,7 +199,12 @@ static int csv_row(const struct ovc_row *r, char *buf, int size)
 			(unsigned long long)(r->rxq_bytes / OVC_RXQ_MSG_BYTES),
 			(unsigned long long)r->ev[OVC_E_ACK_ABSORBED],
 			(unsigned long long)r->ev[OVC_E_FAST_REJECT],
-			(unsigned long long)r->ev[OVC_E_FAST_FALLTHROUGH]);
+			(unsigned long long)r->ev[OVC_E_FAST_FALLTHROUGH],
+			r->queue_delay_max_ms,
+			(unsigned long long)r->ev[OVC_E_QUEUE_FULL],
+			(unsigned long long)r->ev[OVC_E_QUEUE_EXPIRED],
+			(unsigned long long)r->ev[OVC_E_QUEUE_ABSORBED],
+			(unsigned long long)r->ev[OVC_E_QUEUE_SHUTDOWN]);
 }
 
 static const char *ovc_rpc_csv_doc[2] = {

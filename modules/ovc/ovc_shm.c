@@ -128,6 +128,25 @@ void ovc_count_offered(enum ovc_class c, enum ovc_verdict v, int extra)
 	}
 }
 
+void ovc_count_dequeued(enum ovc_verdict v, int extra)
+{
+	int64_t sec = ovc_now_sec_coarse();
+	struct ovc_counts *slot = &ovc->slot[sec % OVC_SLOTS];
+	const int c = OVC_CLASS_INVITE;
+
+	atomic_fetch_add_explicit(
+			&ovc->total.v[c][OVC_V_DEQUEUED], 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&ovc->total.v[c][v], 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(
+			&slot->v[c][OVC_V_DEQUEUED], 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&slot->v[c][v], 1, memory_order_relaxed);
+	if(extra >= 0) {
+		atomic_fetch_add_explicit(
+				&ovc->total.v[c][extra], 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&slot->v[c][extra], 1, memory_order_relaxed);
+	}
+}
+
 void ovc_count_event(enum ovc_event e)
 {
 	int64_t sec = ovc_now_sec_coarse();

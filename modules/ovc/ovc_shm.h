@@ -41,6 +41,10 @@ enum ovc_event
 	OVC_E_ACK_ABSORBED,		/* ACK to one of ovc's rejects absorbed */
 	OVC_E_FAST_REJECT,		/* reject answered at datagram arrival */
 	OVC_E_FAST_FALLTHROUGH, /* datagram left to the normal path */
+	OVC_E_QUEUE_FULL,		/* INVITE refused: the queue was full */
+	OVC_E_QUEUE_EXPIRED,	/* dequeued INVITE waited > queue_max_wait */
+	OVC_E_QUEUE_ABSORBED,	/* retransmission of a queued INVITE absorbed */
+	OVC_E_QUEUE_SHUTDOWN,	/* queued INVITE answered at shutdown */
 	OVC_E_COUNT
 };
 
@@ -78,6 +82,7 @@ struct ovc_row
 	double cpu;			  /* CPU occupancy over the second, fraction */
 	double queue_len;	  /* INVITE queue length, messages */
 	double queue_delay_ms; /* mean queueing delay, ms */
+	double queue_delay_max_ms; /* longest queueing delay, ms */
 	uint64_t mem_used;	  /* shared memory in use, bytes */
 	uint64_t rxq_bytes;	  /* UDP receive queues at the second's end, bytes */
 	uint64_t v[OVC_CLASS_COUNT][OVC_V_COUNT]; /* counts over the second */
@@ -158,6 +163,11 @@ int64_t ovc_now_sec_coarse(void);
  * extra >= 0, the extra column extra, e.g. OVC_V_WOULD_REJECT), all in the
  * same second's slot, so every per-second row balances. Lock-free. */
 void ovc_count_offered(enum ovc_class c, enum ovc_verdict v, int extra);
+
+/* Counts one INVITE taken out of the queue (dequeued) and what became of
+ * it, v (admitted, rejected or dropped; plus extra when >= 0), in the same
+ * second's slot. Not offered again: it was offered when queued. */
+void ovc_count_dequeued(enum ovc_verdict v, int extra);
 
 /* Counts one event e, in the totals and in the current second. */
 void ovc_count_event(enum ovc_event e);

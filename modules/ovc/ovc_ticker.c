@@ -22,6 +22,7 @@
 
 #include "ovc/cpu.h"
 
+#include "ovc_queue.h"
 #include "ovc_sampler.h"
 #include "ovc_shm.h"
 #include "ovc_ticker.h"
@@ -126,6 +127,7 @@ struct sec_snap
 	double f;
 	uint64_t mem;
 	uint64_t rxq;
+	unsigned qlen; /* in-core queue length at the second's end */
 };
 
 static struct sec_snap snaps[OVC_SLOTS];
@@ -138,11 +140,52 @@ static ovc_time_ns epoch_last; /* time of the last epoch, ns */
 static uint64_t epoch_offered[OVC_CLASS_COUNT];
 static uint64_t epoch_admitted[OVC_CLASS_COUNT];
 
+/* The in-core queue's figures for the controllers (when it is on; else
+ * the receive-queue signal set before stays). pi sees the in-core queue in
+ * messages (its q_T is in messages; it paces that queue's drain). bbc and
+ * sired see the fuller of the two queues an INVITE waits in, both scaled
+ * so that a full queue reads as B = OVC_RXQ_SCALE (bbc.high/low mean the
+ * same fractions of either): the in-core queue, and the sockets' receive
+ * queue before it, which fills first when the receiving processes fall
+ * behind (the other traffic they handle costs CPU too). */
+static void queue_measure(struct ovc_measure *meas)
+{
+	double len, cap, scaled;
+
+	if(!ovc_queue_on())
+		return;
+	len = ovc_queue_len();
+	cap = ovc_queue_cap();
+	if(atomic_load(&ovc->alg) == OVC_ALG_PI) {
+		meas->queue_len = len;
+		meas->queue_cap = cap;
+	} else {
+		scaled = len / cap * OVC_RXQ_SCALE;
+		if(meas->queue_cap <= 0 || scaled > meas->queue_len)
+			meas->queue_len = scaled;
+		meas->queue_cap = OVC_RXQ_SCALE;
+	}
+	meas->queue_delay_s = ovc_queue_epoch_wait(NULL);
+}
+
+/* Sets the queue's drain from the controller's output: pi's u (normalised
+ * to rho_M, rho_m INVITEs/s), every other algorithm: as fast as possible. */
+static void queue_drain(const struct ovc_output *out, enum ovc_alg alg,
+		double rho_m)
+{
+	if(ovc_q == NULL)
+		return;
+	if(alg != OVC_ALG_PI || !isfinite(out->u) || out->u < 0)
+		ovc_queue_set_drain(-1);
+	else
+		ovc_queue_set_drain(out->u * rho_m);
+}
+
 static void do_epoch(ovc_time_ns now)
 {
 	struct ovc_measure meas;
 	struct ovc_output out;
-	double rho;
+	double rho, rho_m;
 	uint64_t rx_limit;
 	int c, rc;
 
@@ -165,6 +208,7 @@ static void do_epoch(ovc_time_ns now)
 						 / (double)rx_limit * OVC_RXQ_SCALE;
 	}
 	meas.queue_delay_s = 0;
+	queue_measure(&meas);
 	for(c = 0; c < OVC_CLASS_COUNT; c++) {
 		uint64_t o = atomic_load(&ovc->total.v[c][OVC_V_OFFERED]);
 		uint64_t a = atomic_load(&ovc->total.v[c][OVC_V_ADMITTED]);
@@ -182,9 +226,11 @@ static void do_epoch(ovc_time_ns now)
 
 	lock_get(&ovc->lock);
 	rc = ovc_ctl_step(ovc->ctl, &meas, now, &out);
+	rho_m = ovc->ctl->p.pi.rho_m;
 	lock_release(&ovc->lock);
 	if(rc != OVC_OK)
 		return;
+	queue_drain(&out, ovc_ctl_alg(ovc->ctl), rho_m);
 	if(!isfinite(out.f) || out.f < 0 || out.f > 1)
 		return;
 	ovc_acceptor_set(&ovc->acc, out.f);
@@ -208,6 +254,10 @@ static void close_second(int64_t s)
 	row.cpu = sn->cpu;
 	row.mem_used = sn->mem;
 	row.rxq_bytes = sn->rxq;
+	row.queue_len = sn->qlen;
+	if(ovc_q != NULL)
+		ovc_queue_second_wait(
+				s, &row.queue_delay_ms, &row.queue_delay_max_ms);
 	for(c = 0; c < OVC_CLASS_COUNT; c++)
 		for(v = 0; v < OVC_V_COUNT; v++)
 			row.v[c][v] = atomic_exchange(&slot->v[c][v], 0);
@@ -312,6 +362,7 @@ void ovc_ticker_run(void)
 			sn->f = ovc_dload(&ovc->f);
 			sn->mem = atomic_load(&ovc->mem_used);
 			sn->rxq = atomic_load(&ovc->rxq_bytes);
+			sn->qlen = ovc_queue_len();
 			ovc_dstore(&ovc->cpu_1s, sn->cpu);
 			/* close every second that ended more than a second ago; after
 			 * a stall longer than the slot ring a slot may hold several

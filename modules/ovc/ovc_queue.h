@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the in-core INVITE queue (003 §V): a bounded FIFO in Kamailio
+ * shared memory of admitted initial INVITEs, each a copy of the raw
+ * message with its receive information, drained by ovc's own worker
+ * processes (ovc_qworker.c). Producers (the receiving processes) never
+ * wait for a worker; idle workers block on a futex, never spin. The drain
+ * may be paced (pi's u) by a shared lock-free pacer.
+ */
+#ifndef OVC_QUEUE_H
+#define OVC_QUEUE_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "core/ip_addr.h"
+#include "core/locking.h"
+
+#include "ovc/fifo.h"
+#include "ovc/pacer.h"
+#include "ovc/types.h"
+
+#include "ovc_shm.h"
+
+/* One queued INVITE: what receive_msg() needs to run it later. */
+struct ovc_qitem
+{
+	struct receive_info rcv; /* where it came from, which socket */
+	uint64_t key;			 /* decision-memory identity; 0: none */
+	ovc_time_ns t_enq;		 /* enqueue time, ns (CLOCK_MONOTONIC) */
+	int len;				 /* message length, bytes */
+	char buf[];				 /* the message, len bytes + NUL */
+};
+
+/* Drain states of the pacer (ovc_queue.interval_ns). */
+#define OVC_DRAIN_FREE 0   /* as fast as the workers can */
+#define OVC_DRAIN_PAUSE -1 /* u = 0: hold the queue */
+
+struct ovc_queue
+{
+	struct ovc_fifo *fifo;		 /* the ring of struct ovc_qitem * */
+	gen_lock_t lock;			 /* the ring's lock (a few instructions) */
+	unsigned workers;			 /* worker processes */
+	unsigned max_wait_ms;		 /* older on dequeue: rejected (0: never) */
+	_Atomic uint32_t seq;		 /* futex word, bumped by every push */
+	_Atomic int sleepers;		 /* workers blocked on seq */
+	_Atomic int stopping;		 /* shutdown: refuse pushes */
+	struct ovc_pacer pacer;		 /* drain pacing for pi */
+	_Atomic int64_t interval_ns; /* ns between dequeues, or OVC_DRAIN_* */
+	/* waits of dequeued INVITEs: since the last epoch (controllers) ... */
+	_Atomic uint64_t ep_wait_ns;
+	_Atomic uint64_t ep_waits;
+	/* ... and per monotonic second (the CSV row) */
+	_Atomic uint64_t sec_wait_ns[OVC_SLOTS];
+	_Atomic uint64_t sec_waits[OVC_SLOTS];
+	_Atomic uint64_t sec_wait_max_ns[OVC_SLOTS];
+	ovc_atomic_double delay_ms;		/* last closed second: mean wait, ms */
+	ovc_atomic_double delay_max_ms; /* last closed second: max wait, ms */
+};
+
+/* The queue, or NULL when it is disabled (queue_size or queue_workers 0). */
+extern struct ovc_queue *ovc_q;
+
+/* Creates the queue in shm (mod_init, before the fork): size entries,
+ * workers processes, max_wait_ms (0: no limit). size or workers 0: no
+ * queue. Returns 0 or -1. */
+int ovc_queue_init(unsigned size, unsigned workers, unsigned max_wait_ms);
+
+/* Is the queue taking INVITEs now (exists, not shutting down)? */
+int ovc_queue_on(void);
+
+/* Copies the message (buf, len bytes) and rcv into a new item and appends
+ * it, waking a worker. Returns 0 queued, -1 queue full, -2 no shared
+ * memory or message too large. Never blocks on a worker. */
+int ovc_queue_put(const char *buf, int len, const struct receive_info *rcv,
+		uint64_t key);
+
+/* Worker side: the oldest item, or NULL when the queue is empty. The
+ * caller owns the item and frees it with ovc_queue_free(). Records the
+ * item's wait (now - t_enq) for the statistics. */
+struct ovc_qitem *ovc_queue_pop(ovc_time_ns now);
+
+/* Frees an item taken with ovc_queue_pop(). */
+void ovc_queue_free(struct ovc_qitem *it);
+
+/* Blocks until a push may have happened after *seen was read, or
+ * timeout_ms passes, or a signal arrives. *seen: value of seq read before
+ * the caller found the queue empty (ovc_queue_seq()). */
+void ovc_queue_wait(uint32_t seen, unsigned timeout_ms);
+
+/* The futex word's value now. */
+uint32_t ovc_queue_seq(void);
+
+/* INVITEs held now. */
+unsigned ovc_queue_len(void);
+
+/* Capacity, INVITEs. */
+unsigned ovc_queue_cap(void);
+
+/* Mean wait of the INVITEs dequeued since the last call, s (0: none);
+ * *n receives their number. Ticker only. */
+double ovc_queue_epoch_wait(uint64_t *n);
+
+/* Mean and max wait of the INVITEs dequeued in monotonic second s, ms,
+ * clearing that second's slot (and keeping them for ovc.stats). Ticker
+ * only. */
+void ovc_queue_second_wait(int64_t s, double *mean_ms, double *max_ms);
+
+/* Sets the drain: per_s > 0 dequeues per second; 0 holds the queue
+ * (OVC_DRAIN_PAUSE); < 0 as fast as possible (OVC_DRAIN_FREE). */
+void ovc_queue_set_drain(double per_s);
+
+/* ns between dequeues, or OVC_DRAIN_FREE / OVC_DRAIN_PAUSE. */
+int64_t ovc_queue_interval(void);
+
+/* Does the controller's acceptor apply at dequeue instead of at arrival?
+ * pi (003 §V: the CPU loop's reject ratio acts on the queue's output);
+ * every other algorithm decides at arrival. */
+int ovc_queue_rejects_at_dequeue(void);
+
+/* Shutdown, main process, after the workers are gone: every item still
+ * queued is handed to answer() (the reject reply) and freed; the queue's
+ * shared memory is released. */
+void ovc_queue_destroy(void (*answer)(struct ovc_qitem *it));
+
+#endif

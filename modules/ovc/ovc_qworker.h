@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the queue workers: processes forked by ovc that take INVITEs out
+ * of the in-core queue and run them through request_route.
+ */
+#ifndef OVC_QWORKER_H
+#define OVC_QWORKER_H
+
+#include "ovc_queue.h"
+
+/* Dequeues per burst the drain pacer grants after an idle spell. */
+#define OVC_DRAIN_BURST 4
+
+/* The worker's loop (never returns): waits for INVITEs without spinning,
+ * paces the drain when a controller sets a rate, rejects an INVITE that
+ * waited longer than queue_max_wait (and, under pi, by the acceptor), runs
+ * the others through request_route. On SIGTERM/SIGINT it stops taking
+ * INVITEs in, answers every one still queued with the reject reply and
+ * exits. */
+void ovc_qworker_run(int idx);
+
+/* Shutdown in the main process: answers a queued INVITE with the reject
+ * reply built from its bytes (counted rejected), or counts it dropped when
+ * no reply can be built there. */
+void ovc_qworker_answer_at_stop(struct ovc_qitem *it);
+
+#endif

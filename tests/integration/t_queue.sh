@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The in-core INVITE queue under ~3x overload of a CPU-capped Kamailio, for
+# the queue-based algorithms bbc, sired and pi: the queue is used and stays
+# bounded, pi drains it at its rate and holds the queueing delay near its
+# target, no INVITE reaches the UAS twice (tm's own retransmissions to the
+# UAS are switched off, so any repeat there is ovc's), every INVITE the UAC
+# sent ends as a call, a 503 or a counted timeout, and every per-second
+# row balances (offered = admitted + rejected + dropped + queued -
+# dequeued). Figures are logged; bench/RESULTS.md keeps them.
+. "$(dirname "$0")/lib.sh"
+
+QUOTA_US=${QUOTA_US:-20000}	# 0.2 CPU: capacity ~350 cps (bench/RESULTS.md)
+PERIOD_US=100000
+RATE=${RATE:-1050}			# 3x
+SECS=${SECS:-15}			# offered load duration
+ALGS=${ALGS:-bbc sired pi}
+
+cg=$(cg_make "$QUOTA_US" "$PERIOD_US")
+
+# run ALG DEFINES...: one overload run with the queue; leaves ALG.csv,
+# ALG.stats.txt, ALG_uac/ and ALG_uas/ in $T_DIR.
+run() {
+	local alg=$1
+	shift
+	kam_start -c "$cg" -n "$alg" "OVC_ALGORITHM=\"$alg\"" \
+		'OVC_QUEUE_SIZE=800' 'OVC_QUEUE_MAX_WAIT=400' 'TM_RETR_T1=20000' "$@"
+	uas_start "${alg}_uas"
+	# at most 3 retransmissions (an unanswered INVITE times out after
+	# 7.5 s) and 12 s at most for any awaited answer: the UAC finishes by
+	# itself with every call accounted
+	UAC_TIMEOUT=$((SECS + 40)) uac_run "${alg}_uac" "$RATE" $((RATE * SECS)) \
+		-max_retrans 3 -recv_timeout 12000 &
+	local uac=$!
+	sleep $((SECS - 3))
+	rpc ovc.stats >"$T_DIR/$alg.stats.txt"
+	wait "$uac"
+	sleep 2.5
+	rpc ovc.csv >"$T_DIR/$alg.csv"
+	uas_stop
+	kam_stop
+	sleep 1
+}
+
+# col_max FILE COLUMN / col_mean FILE COLUMN FROM: over the rows of a CSV
+col_max() {
+	awk -F, -v n="$2" 'NR == 1 { for(i = 1; i <= NF; i++) if($i == n) c = i; next }
+		$c > m { m = $c } END { print m + 0 }' "$1"
+}
+# mean of COLUMN over the rows where invite_dequeued > 0 (weighted by it)
+delay_mean() {
+	awk -F, 'NR == 1 { for(i = 1; i <= NF; i++) c[$i] = i; next }
+		{ d = $(c["invite_dequeued"]); s += d * $(c["queue_delay_ms"]); n += d }
+		END { printf "%.1f\n", n ? s / n : 0 }' "$1"
+}
+
+for alg in $ALGS; do
+	case $alg in
+	pi) run pi 'OVC_PARAM1="pi.rho_m=350"' ;;
+	*) run "$alg" ;;
+	esac
+	sent=$(counts_col "${alg}_uac" 0_INVITE_Sent)
+	ok200=$(counts_col "${alg}_uac" 5_200_Recv)
+	r503=$(counts_col "${alg}_uac" 3_503_Recv)
+	r500=$(counts_col "${alg}_uac" 4_500_Recv)
+	tmo=0 # timeouts waiting for the INVITE's answers (messages 0..5)
+	for m in 0_INVITE 1_100 2_180 3_503 4_500 5_200; do
+		tmo=$((tmo + $(counts_col "${alg}_uac" "${m}_Timeout")))
+	done
+	uas_inv=$(counts_col "${alg}_uas" 0_INVITE_Recv)
+	uas_rep=$(counts_col "${alg}_uas" 0_INVITE_Retrans)
+	uas_ack=$(counts_col "${alg}_uas" 2_ACK_Recv)
+	qmax=$(col_max "$T_DIR/$alg.csv" queue_len)
+	dmax=$(col_max "$T_DIR/$alg.csv" queue_delay_max_ms)
+	dmean=$(delay_mean "$T_DIR/$alg.csv")
+	queued=$(csv_sum "$T_DIR/$alg.csv" invite_queued)
+	deq=$(csv_sum "$T_DIR/$alg.csv" invite_dequeued)
+	full=$(csv_sum "$T_DIR/$alg.csv" queue_full)
+	expired=$(csv_sum "$T_DIR/$alg.csv" queue_expired)
+	absorbed=$(csv_sum "$T_DIR/$alg.csv" queue_absorbed)
+	log "$alg: UAC sent $sent INVITEs: 200=$ok200 503=$r503 500=$r500" \
+		"timeout=$tmo; UAS got $uas_inv INVITEs (repeats $uas_rep)," \
+		"completed $uas_ack; calls/s completed $(awk "BEGIN { printf \"%.1f\", $uas_ack / $SECS }")"
+	log "$alg: queue: queued=$queued dequeued=$deq full=$full" \
+		"expired=$expired absorbed=$absorbed; len max=$qmax;" \
+		"delay mean=${dmean} ms max=${dmax} ms"
+	check "$alg: the queue was used" "$queued > 0 && $deq > 0"
+	check "$alg: every queued INVITE left the queue" "$deq == $queued"
+	check "$alg: queue length bounded by queue_size" "$qmax <= 800"
+	check "$alg: no INVITE reached the UAS twice" "$uas_rep == 0"
+	check "$alg: every INVITE ended as a call, a 503 or a timeout" \
+		"$sent == $ok200 + $r503 + $r500 + $tmo"
+	check "$alg: every call answered 200 reached the UAS" \
+		"$uas_inv >= $ok200"
+	if bal=$(csv_check "$T_DIR/$alg.csv"); then
+		ok "$alg: csv balance $bal"
+	else
+		fail "$alg: csv balance $bal"
+	fi
+	if [ "$alg" = pi ]; then
+		# 003: T_q = 50 ms; the drain follows u, so the wait tracks it
+		check "pi: mean queueing delay near the 50 ms target" \
+			"$dmean >= 10 && $dmean <= 150"
+		grep -q "reject_at_dequeue: 1" "$T_DIR/pi.stats.txt" &&
+			ok "pi: rejects at dequeue" || fail "pi: rejects at dequeue"
+	fi
+done
+finish
