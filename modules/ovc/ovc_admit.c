@@ -264,7 +264,7 @@ static enum ovc_outcome enqueue(enum ovc_class c, const char *buf, int len,
 	 * be queued again */
 	if(key != 0)
 		ovc_rejmem_put(ovc->rejmem, key, now, OVC_REJMEM_QUEUED);
-	if(ovc_queue_put(buf, len, rcv, key) == 0) {
+	if(ovc_queue_put(buf, len, rcv, key, would) == 0) {
 		ovc_count_offered(c, OVC_V_QUEUED, would ? OVC_V_WOULD_REJECT : -1);
 		return OVC_OUT_QUEUED;
 	}
@@ -309,7 +309,7 @@ int ovc_fast_path = 1;
 static struct
 {
 	const char *buf;
-	int reject;
+	enum ovc_dq_run how;
 } dq_running;
 
 int ovc_admit(struct sip_msg *msg, int noreply)
@@ -329,8 +329,10 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 	}
 	if(dq_running.buf != NULL && dq_running.buf == msg->buf) {
 		dq_running.buf = NULL;
-		if(!dq_running.reject) {
-			remember(msg, OVC_OUT_ADMITTED);
+		if(dq_running.how != OVC_DQ_REJECT) {
+			remember(msg, dq_running.how == OVC_DQ_WOULD_REJECT
+								  ? OVC_OUT_WOULD_REJECT
+								  : OVC_OUT_ADMITTED);
 			return 1;
 		}
 		/* counted by the worker; the reply goes through sl here */
@@ -459,7 +461,7 @@ void ovc_remember_decision(uint64_t key, int decision)
 				decision);
 }
 
-void ovc_admit_run_dequeued(const struct ovc_qitem *it, int reject)
+void ovc_admit_run_dequeued(const struct ovc_qitem *it, enum ovc_dq_run how)
 {
 	static char buf[BUF_SIZE + 1];
 	struct receive_info rcv;
@@ -469,7 +471,7 @@ void ovc_admit_run_dequeued(const struct ovc_qitem *it, int reject)
 	rcv = it->rcv;
 	rcv.rflags |= RECV_F_INTERNAL; /* no pre-routing event a second time */
 	dq_running.buf = buf;
-	dq_running.reject = reject;
+	dq_running.how = how;
 	receive_msg(buf, (unsigned)it->len, &rcv);
 	dq_running.buf = NULL;
 }

@@ -74,11 +74,18 @@ int ovc_reject_raw(const char *buf, int len, struct receive_info *rcv);
  * remembered), an enum ovc_rejmem_decision, for its retransmissions. */
 void ovc_remember_decision(uint64_t key, int decision);
 
+/* What ovc_admit() does with a dequeued INVITE a worker runs. */
+enum ovc_dq_run
+{
+	OVC_DQ_ADMIT = 0,	  /* returns 1, $ovc(verdict) "admitted" */
+	OVC_DQ_REJECT,		  /* answers through sl, returns 0 */
+	OVC_DQ_WOULD_REJECT, /* dry run: returns 1, verdict "would_reject" */
+};
+
 /* Queue worker: runs a dequeued INVITE through Kamailio (receive_msg(),
- * request_route), where ovc_admit() admits it (returns 1) without counting
- * it again or, reject set, answers it with the reject reply through sl
- * (returns 0). The caller counts. */
-void ovc_admit_run_dequeued(const struct ovc_qitem *it, int reject);
+ * request_route), where ovc_admit() treats it as how says, without
+ * deciding or counting it again. The caller counts. */
+void ovc_admit_run_dequeued(const struct ovc_qitem *it, enum ovc_dq_run how);
 
 /* "admitted", "rejected", "dropped", "would_reject", "queued" or
  * "none". */

@@ -97,7 +97,7 @@ static long futex(_Atomic uint32_t *w, int op, uint32_t val,
 }
 
 int ovc_queue_put(const char *buf, int len, const struct receive_info *rcv,
-		uint64_t key)
+		uint64_t key, int would_reject)
 {
 	struct ovc_qitem *it;
 
@@ -110,6 +110,7 @@ int ovc_queue_put(const char *buf, int len, const struct receive_info *rcv,
 		return -2;
 	it->rcv = *rcv;
 	it->key = key;
+	it->would_reject = would_reject;
 	it->len = len;
 	memcpy(it->buf, buf, (size_t)len);
 	it->buf[len] = '\0';
@@ -253,7 +254,7 @@ void ovc_queue_destroy(void (*answer)(struct ovc_qitem *it))
 		ovc_fifo_destroy(ovc_q->fifo);
 	}
 	if(n > 0)
-		LM_INFO("answered %u INVITEs left in the queue at shutdown\n", n);
+		LM_NOTICE("answered %u INVITEs left in the queue at shutdown\n", n);
 	lock_destroy(&ovc_q->lock);
 	shm_free(ovc_q);
 	ovc_q = NULL;

@@ -27,6 +27,7 @@ struct ovc_qitem
 {
 	struct receive_info rcv; /* where it came from, which socket */
 	uint64_t key;			 /* decision-memory identity; 0: none */
+	int would_reject;		 /* dry run: would have been rejected */
 	ovc_time_ns t_enq;		 /* enqueue time, ns (CLOCK_MONOTONIC) */
 	int len;				 /* message length, bytes */
 	char buf[];				 /* the message, len bytes + NUL */
@@ -69,11 +70,12 @@ int ovc_queue_init(unsigned size, unsigned workers, unsigned max_wait_ms);
 /* Is the queue taking INVITEs now (exists, not shutting down)? */
 int ovc_queue_on(void);
 
-/* Copies the message (buf, len bytes) and rcv into a new item and appends
- * it, waking a worker. Returns 0 queued, -1 queue full, -2 no shared
- * memory or message too large. Never blocks on a worker. */
+/* Copies the message (buf, len bytes) and rcv into a new item (with key
+ * and a dry run's would_reject mark) and appends it, waking a worker.
+ * Returns 0 queued, -1 queue full, -2 no shared memory or message too
+ * large. Never blocks on a worker. */
 int ovc_queue_put(const char *buf, int len, const struct receive_info *rcv,
-		uint64_t key);
+		uint64_t key, int would_reject);
 
 /* Worker side: the oldest item, or NULL when the queue is empty. The
  * caller owns the item and frees it with ovc_queue_free(). Records the

@@ -50,7 +50,7 @@ static void reject_item(struct ovc_qitem *it, int may_run)
 	if(rc > 0 && may_run) {
 		ovc_count_dequeued(OVC_V_REJECTED, -1);
 		ovc_remember_decision(it->key, OVC_REJMEM_REJECTED);
-		ovc_admit_run_dequeued(it, 1);
+		ovc_admit_run_dequeued(it, OVC_DQ_REJECT);
 		return;
 	}
 	ovc_count_dequeued(OVC_V_DROPPED, -1);
@@ -78,7 +78,9 @@ static void handle(struct ovc_qitem *it, ovc_time_ns now)
 	}
 	ovc_remember_decision(it->key, OVC_REJMEM_ADMITTED);
 	ovc_count_dequeued(OVC_V_ADMITTED, refuse ? OVC_V_WOULD_REJECT : -1);
-	ovc_admit_run_dequeued(it, 0);
+	ovc_admit_run_dequeued(it, refuse || it->would_reject
+									   ? OVC_DQ_WOULD_REJECT
+									   : OVC_DQ_ADMIT);
 }
 
 void ovc_qworker_answer_at_stop(struct ovc_qitem *it)
@@ -145,7 +147,7 @@ void ovc_qworker_run(int idx)
 		n++;
 	}
 	if(n > 0)
-		LM_INFO("queue worker %d answered %u queued INVITEs at stop\n", idx,
+		LM_NOTICE("queue worker %d answered %u queued INVITEs at stop\n", idx,
 				n);
 	exit(0);
 }

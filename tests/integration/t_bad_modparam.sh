@@ -62,6 +62,12 @@ expect_bad 'modparam("ovc", "reject_code", 99)' \
 expect_bad 'modparam("ovc", "retry_after", -1)' '"retry_after": -1 is out of range'
 expect_bad 'modparam("ovc", "dry_run", 2)' '"dry_run": 2 is out of range \[0, 1\]'
 expect_bad 'modparam("ovc", "stats_history", 1)' '"stats_history": 1 is out of range'
+expect_bad 'modparam("ovc", "queue_size", -1)' \
+	'"queue_size": -1 is out of range \[0, 1048576\]'
+expect_bad 'modparam("ovc", "queue_workers", 65)' \
+	'"queue_workers": 65 is out of range \[0, 64\]'
+expect_bad 'modparam("ovc", "queue_max_wait", 60001)' \
+	'"queue_max_wait": 60001 is out of range \[0, 60000\]'
 
 # a bad flag to ovc_admit() is refused when the script is fixed up, which
 # kamailio -c does not do: start the server for real, it must exit

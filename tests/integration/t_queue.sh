@@ -47,11 +47,15 @@ col_max() {
 	awk -F, -v n="$2" 'NR == 1 { for(i = 1; i <= NF; i++) if($i == n) c = i; next }
 		$c > m { m = $c } END { print m + 0 }' "$1"
 }
-# mean of COLUMN over the rows where invite_dequeued > 0 (weighted by it)
+# mean queueing delay, ms, weighted by INVITEs dequeued, over the steady
+# state: from the 5th row (the controllers' start-up transient: pi begins
+# at u = 0) to the last loaded row
 delay_mean() {
 	awk -F, 'NR == 1 { for(i = 1; i <= NF; i++) c[$i] = i; next }
-		{ d = $(c["invite_dequeued"]); s += d * $(c["queue_delay_ms"]); n += d }
-		END { printf "%.1f\n", n ? s / n : 0 }' "$1"
+		{ d[NR] = $(c["invite_dequeued"]); q[NR] = $(c["queue_delay_ms"])
+			if($(c["invite_offered"]) > 0) last = NR }
+		END { for(i = 6; i < last; i++) { s += d[i] * q[i]; n += d[i] }
+			printf "%.1f\n", n ? s / n : 0 }' "$1"
 }
 
 for alg in $ALGS; do
@@ -83,7 +87,7 @@ for alg in $ALGS; do
 		"completed $uas_ack; calls/s completed $(awk "BEGIN { printf \"%.1f\", $uas_ack / $SECS }")"
 	log "$alg: queue: queued=$queued dequeued=$deq full=$full" \
 		"expired=$expired absorbed=$absorbed; len max=$qmax;" \
-		"delay mean=${dmean} ms max=${dmax} ms"
+		"delay steady mean=${dmean} ms, max=${dmax} ms"
 	check "$alg: the queue was used" "$queued > 0 && $deq > 0"
 	check "$alg: every queued INVITE left the queue" "$deq == $queued"
 	check "$alg: queue length bounded by queue_size" "$qmax <= 800"

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Stopping Kamailio with INVITEs still in the in-core queue loses none: the
+# one worker (slowed to 200 ms per INVITE) leaves a backlog; on SIGTERM
+# every queued INVITE is answered with the reject reply. Retransmissions
+# of queued INVITEs are absorbed meanwhile, never queued twice.
+. "$(dirname "$0")/lib.sh"
+
+kam_start 'OVC_ALGORITHM="occ"' 'OVC_QUEUE_WORKERS=1' \
+	'OVC_QUEUE_MAX_WAIT=0' 'SLOW_INVITE_US=200000'
+uas_start uas
+# 40 INVITEs in 1 s; every awaited answer times out after 6 s at most, so
+# the UAC ends by itself once the proxy is gone
+UAC_TIMEOUT=40 uac_run uac 40 40 -max_retrans 2 -recv_timeout 6000 &
+uac=$!
+sleep 3
+rpc ovc.stats >"$T_DIR/stats.txt"
+qlen=$(awk '$1 == "len:" { print $2; exit }' "$T_DIR/stats.txt")
+absorbed=$(awk '$1 == "absorbed:" { print $2; exit }' "$T_DIR/stats.txt")
+kam_stop
+wait "$uac"
+uas_stop
+r503=$(counts_col uac 3_503_Recv)
+ok200=$(counts_col uac 5_200_Recv)
+answered=$(grep -oE "answered [0-9]+ (queued INVITEs at stop|INVITEs left in the queue)" \
+	"$T_DIR/kam.log" | awk '{ s += $2 } END { print s + 0 }')
+log "at stop: $qlen INVITEs queued ($absorbed retransmissions absorbed);" \
+	"answered at stop $answered; UAC got 503=$r503 200=$ok200"
+check "a backlog was queued when the proxy stopped" "$qlen >= 10"
+check "retransmissions of queued INVITEs were absorbed" "$absorbed > 0"
+check "every queued INVITE was answered at stop" "$answered >= $qlen"
+check "the UAC got those answers" "$r503 >= $qlen"
+finish
