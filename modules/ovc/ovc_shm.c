@@ -109,42 +109,34 @@ void ovc_shm_destroy(void)
 	ovc = NULL;
 }
 
+/* Adds one to column v of class c, in the totals and in slot. */
+static void count_one(struct ovc_counts *slot, int c, int v)
+{
+	atomic_fetch_add_explicit(&ovc->total.v[c][v], 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&slot->v[c][v], 1, memory_order_relaxed);
+}
+
 void ovc_count_offered(enum ovc_class c, enum ovc_verdict v, int extra)
 {
 	int64_t sec = ovc_now_sec_coarse();
 	struct ovc_counts *slot = &ovc->slot[sec % OVC_SLOTS];
 
 	/* one clock read: offered and its verdict land in the same second */
-	atomic_fetch_add_explicit(
-			&ovc->total.v[c][OVC_V_OFFERED], 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(&ovc->total.v[c][v], 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(
-			&slot->v[c][OVC_V_OFFERED], 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(&slot->v[c][v], 1, memory_order_relaxed);
-	if(extra >= 0) {
-		atomic_fetch_add_explicit(
-				&ovc->total.v[c][extra], 1, memory_order_relaxed);
-		atomic_fetch_add_explicit(&slot->v[c][extra], 1, memory_order_relaxed);
-	}
+	count_one(slot, c, OVC_V_OFFERED);
+	count_one(slot, c, v);
+	if(extra >= 0)
+		count_one(slot, c, extra);
 }
 
 void ovc_count_dequeued(enum ovc_verdict v, int extra)
 {
 	int64_t sec = ovc_now_sec_coarse();
 	struct ovc_counts *slot = &ovc->slot[sec % OVC_SLOTS];
-	const int c = OVC_CLASS_INVITE;
 
-	atomic_fetch_add_explicit(
-			&ovc->total.v[c][OVC_V_DEQUEUED], 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(&ovc->total.v[c][v], 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(
-			&slot->v[c][OVC_V_DEQUEUED], 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(&slot->v[c][v], 1, memory_order_relaxed);
-	if(extra >= 0) {
-		atomic_fetch_add_explicit(
-				&ovc->total.v[c][extra], 1, memory_order_relaxed);
-		atomic_fetch_add_explicit(&slot->v[c][extra], 1, memory_order_relaxed);
-	}
+	count_one(slot, OVC_CLASS_INVITE, OVC_V_DEQUEUED);
+	count_one(slot, OVC_CLASS_INVITE, v);
+	if(extra >= 0)
+		count_one(slot, OVC_CLASS_INVITE, extra);
 }
 
 void ovc_count_event(enum ovc_event e)
