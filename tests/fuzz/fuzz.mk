@@ -10,7 +10,7 @@ FUZZ_BUILD = $(BUILD)/fuzz
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
 FUZZ_MAX_LEN ?= 20000
-RFC4475_DIR ?= ../shared/rfc4475
+RFC4475_DIR ?= tests/data/rfc4475
 FUZZ_CFLAGS = -std=gnu11 -g -O1 -Iinclude -fno-omit-frame-pointer \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 SCAN_SRC = src/sipscan.c src/sipreply.c

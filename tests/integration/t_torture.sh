@@ -7,7 +7,7 @@
 # fall-throughs are counted, and a normal call still gets its answer.
 . "$(dirname "$0")/lib.sh"
 
-RFC=${RFC4475_DIR:-$TOP/../shared/rfc4475}
+RFC=${RFC4475_DIR:-$TOP/tests/data/rfc4475}
 [ -d "$RFC" ] || { log "no RFC 4475 corpus at $RFC"; fail "corpus missing"; finish; }
 
 kam_start 'OVC_PARAM1="occ.target=0.01"' 'OVC_PARAM2="occ.f_min=0"' \

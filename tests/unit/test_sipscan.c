@@ -15,7 +15,7 @@
 #include "ovc/sipscan.h"
 #include "suites.h"
 
-#define RFC4475_DIR "../shared/rfc4475"
+#define RFC4475_DIR "tests/data/rfc4475"
 
 /* 1 when the span holds exactly the NUL-terminated text t */
 static int span_is(const char *buf, struct ovc_span s, const char *t)
