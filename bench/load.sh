@@ -41,7 +41,8 @@ sipp_start() {
 			sipp "$@" -i "$(bench_ip "$h")" -p "$port" \
 			-cp "$(sipp_ctl_port "$n")" -nostdin -timeout "${life}s" \
 			-trace_stat -fd 1 -stf "$dir/${n}_stat.csv" \
-			-trace_rtt -rtt_freq 1 -trace_err -error_file "$dir/${n}_err.log"
+			-trace_rtt -rtt_freq 1 -trace_err -error_file "$dir/${n}_err.log" \
+			-trace_counts
 	) >"$dir/$n.log" 2>&1 &
 	pid=$!
 	bench_track_pid "$pid" timeout

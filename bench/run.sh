@@ -116,8 +116,12 @@ if kamcmd -s "$ctl" ovc.csv 1 >/dev/null 2>&1; then
 fi
 
 phase "proxy up"
-uas_start uas1 "$dir" "$((n + 20))" "$uas_scen"
-uas_start uas2 "$dir" "$((n + 20))" "$uas_scen"
+# BENCH_FLOOD_TAIL_S: the flood (and the UACs' and UASs' lifetimes)
+# outlast the load by that many seconds, so that BYEs sent at its end meet
+# the flood for all their retransmissions (set BENCH_DRAIN_S as long)
+tail_s=${BENCH_FLOOD_TAIL_S:-0}
+uas_start uas1 "$dir" "$((n + 20 + tail_s))" "$uas_scen"
+uas_start uas2 "$dir" "$((n + 20 + tail_s))" "$uas_scen"
 sleep 0.5
 if [ "${BENCH_REGISTER:-1}" = 1 ]; then
 	uas_register uas1 "$dir" &
@@ -131,9 +135,9 @@ phase registered
 half() { echo $(((${1} + 1) / 2)) $((${1} / 2 > 0 ? ${1} / 2 : 1)); }
 read -r ra rb < <(half "${rates[0]}")
 t_start=$(date +%s)
-uac_start uac1 "$dir" "$((n + 6))" uas1 "$ra" "$retrans"
-uac_start uac2 "$dir" "$((n + 6))" uas2 "$rb" "$retrans"
-[ "$flood" != 0 ] && flood_start "$dir" "$n" "$flood"
+uac_start uac1 "$dir" "$((n + 6 + tail_s))" uas1 "$ra" "$retrans"
+uac_start uac2 "$dir" "$((n + 6 + tail_s))" uas2 "$rb" "$retrans"
+[ "$flood" != 0 ] && flood_start "$dir" "$((n + tail_s))" "$flood"
 "$here/sampler.sh" "$dir" "$((n + 10))" &
 sampler_pid=$!
 bench_track_pid "$sampler_pid" sampler.sh

@@ -42,6 +42,7 @@ for c in invite indialog register other; do
 	done
 done
 names+=" replies_sent acks_absorbed fast_rejects fast_fallthrough rx_queue_bytes rx_queue_msgs"
+names+=" rx_queue_wait_ms rx_drain_msgs_s tcp_rx_bytes rx_drops age_rejects guard_f rcvbuf_bytes"
 for n in $names; do
 	if ! grep -qF -- "$n" "$readme"; then
 		echo "check-docs: $readme does not document '$n'"

@@ -5,7 +5,6 @@
  * behind modparam("ovc", "param", "name=value") and the ovc.set RPC.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -13,6 +12,7 @@
 #include <string.h>
 
 #include "ovc/params.h"
+#include "ovc/errmsg.h"
 #include "ovc/types.h"
 
 #define D OVC_PARAM_DOUBLE
@@ -106,6 +106,34 @@ static const struct ovc_param_def param_table[] = {
 		"n: transmissions of an in-dialog request (drop cap p_pass^(1/n))"},
 	{"rsoca.epoch_ms", U, 1000, 1, 60000, OFF(rsoca.epoch_ms), "ms",
 		"measurement interval T"},
+	/* rsoca reject settings (004 §III-A) */
+	{"rsoca.reject_code", U, 500, 500, 503, OFF(rsoca.reject_code), "code",
+		"status of R-SOCA's stateless rejects: 500 (004) or 503"},
+	{"rsoca.tretry", U, 5, 0, 86400, OFF(rsoca.tretry), "s",
+		"T_retry: Retry-After of R-SOCA's rejects (0: no header)"},
+	/* rsoca memory control: 004 §III-D */
+	{"rsoca.mem_source", U, 0, 0, 2, OFF(memctl.source), "enum",
+		"memory in use: 0 shared memory used, 1 live transactions x S,"
+		" 2 both (the larger P_mem counts)"},
+	{"rsoca.s", D, 8500, 1, 1e8, OFF(memctl.s), "bytes",
+		"S: bytes of state per transaction (004: 8.5 KB)"},
+	{"rsoca.mmin_bytes", D, 0, 0, 1e13, OFF(memctl.mmin_bytes), "bytes",
+		"M_min in bytes (0: M_max / B if rsoca.mmax_bytes is set, else"
+		" rsoca.mmin of shm, or eq. 8 for transactions)"},
+	{"rsoca.mmax_bytes", D, 0, 0, 1e13, OFF(memctl.mmax_bytes), "bytes",
+		"M_max in bytes (0: M_min B by eq. 9 if rsoca.mmin_bytes is set,"
+		" else rsoca.mmax of shm, or eq. 9 for transactions)"},
+	{"rsoca.reap", U, 1, 0, 1, OFF(memctl.reap), "on/off",
+		"1: above M_min end transactions older than T B (500 upstream;"
+		" in-dialog: no reply)"},
+	{"rsoca.reap_ti_ms", U, 10000, 1, 3600000, OFF(memctl.ti_ms), "ms",
+		"T_I: INVITE transaction lifetime (004: 10 s)"},
+	{"rsoca.reap_tr_ms", U, 4000, 1, 3600000, OFF(memctl.tr_ms), "ms",
+		"T_R: REGISTER transaction lifetime"},
+	{"rsoca.reap_to_ms", U, 1000, 1, 3600000, OFF(memctl.to_ms), "ms",
+		"T_O: in-dialog and other transactions' lifetime"},
+	{"rsoca.reap_b", D, 2, 1.0001, 100, OFF(memctl.b), "factor",
+		"B (> rsoca.ben): age limit T B and M_max = B M_min (004: 2)"},
 	/* pi: 003 eq. 7-8, §V-VII */
 	{"pi.kpc", D, 3.5, 0, 1e4, OFF(pi.kpc), "1",
 		"K_pc: proportional gain of the CPU loop"},
@@ -129,6 +157,20 @@ static const struct ovc_param_def param_table[] = {
 		"largest drain rate u (saturation for anti-windup)"},
 	{"pi.epoch_ms", U, 10, 1, 60000, OFF(pi.epoch_ms), "ms",
 		"control period T (003: 10 ms)"},
+	/* rxq: the kernel's receive queue (issue 9; 001 §4.1.1, 002 §6) */
+	{"rxq.sample_ms", U, 20, 1, 1000, OFF(rxq.sample_ms), "ms",
+		"period at which the listening sockets' receive queues are read"},
+	{"rxq.tau_ms", D, 500, 0, 60000, OFF(rxq.tau_ms), "ms",
+		"time constant of the drain-rate filter of the wait estimate (several "
+		"CFS periods under a CPU quota)"},
+	{"rxq.guard_ms", D, 0, 0, 60000, OFF(rxq.guard_ms), "ms",
+		"estimated wait above which occ, occupancy, aro, rsoca and pi get "
+		"f capped at guard_ms/wait (0: off)"},
+	{"rxq.guard_f_min", D, 0.05, 0, 1, OFF(rxq.guard_f_min), "fraction",
+		"smallest cap the guard sets"},
+	{"rxq.max_age_ms", U, 0, 0, 60000, OFF(rxq.max_age_ms), "ms",
+		"reject (503) an initial INVITE that waited longer than this in the "
+		"receive queue (0: off)"},
 };
 /* clang-format on */
 
@@ -208,20 +250,6 @@ int ovc_param_get(const struct ovc_params *p, const char *name, double *out)
 	return OVC_OK;
 }
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-		__attribute__((format(printf, 3, 4)));
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if(err == NULL || errlen == 0)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 static int pair_ok(const struct ovc_params *p, const char *lo,
 		const char *hi, char *err, size_t errlen)
 {
@@ -231,7 +259,7 @@ static int pair_ok(const struct ovc_params *p, const char *lo,
 	ovc_param_get(p, hi, &b);
 	if(a < b)
 		return 1;
-	set_err(err, errlen, "%s (%g) must be less than %s (%g)", lo, a, hi,
+	ovc_set_err(err, errlen, "%s (%g) must be less than %s (%g)", lo, a, hi,
 			b);
 	return 0;
 }
@@ -243,14 +271,14 @@ int ovc_params_validate(const struct ovc_params *p, char *err, size_t errlen)
 	const struct ovc_param_def *d;
 
 	if(p == NULL) {
-		set_err(err, errlen, "no parameters");
+		ovc_set_err(err, errlen, "no parameters");
 		return OVC_EINVAL;
 	}
 	for(i = 0; i < PARAM_COUNT; i++) {
 		d = &param_table[i];
 		v = field_get(p, d);
 		if(!isfinite(v) || v < d->min || v > d->max) {
-			set_err(err, errlen, "%s: %g is outside [%g, %g] (%s)", d->name,
+			ovc_set_err(err, errlen, "%s: %g is outside [%g, %g] (%s)", d->name,
 					v, d->min, d->max, d->unit);
 			return OVC_ERANGE;
 		}
@@ -259,6 +287,19 @@ int ovc_params_validate(const struct ovc_params *p, char *err, size_t errlen)
 			|| !pair_ok(p, "sired.qmin", "sired.qmax", err, errlen)
 			|| !pair_ok(p, "rsoca.cmin", "rsoca.cmax", err, errlen)
 			|| !pair_ok(p, "rsoca.mmin", "rsoca.mmax", err, errlen))
+		return OVC_ERANGE;
+	if(p->rsoca.reject_code != 500 && p->rsoca.reject_code != 503) {
+		ovc_set_err(err, errlen, "rsoca.reject_code: %u is not 500 or 503",
+				p->rsoca.reject_code);
+		return OVC_ERANGE;
+	}
+	/* rsoca memory control: explicit thresholds increasing when both are
+	 * set (one alone: the other follows by eq. 9) */
+	if(p->memctl.mmin_bytes > 0 && p->memctl.mmax_bytes > 0
+			&& !pair_ok(p, "rsoca.mmin_bytes", "rsoca.mmax_bytes", err,
+					errlen))
+		return OVC_ERANGE;
+	if(!pair_ok(p, "rsoca.ben", "rsoca.reap_b", err, errlen))
 		return OVC_ERANGE;
 	return OVC_OK;
 }
@@ -311,36 +352,36 @@ int ovc_param_set(struct ovc_params *p, const char *name, const char *value,
 	int rc;
 
 	if(p == NULL || name == NULL || value == NULL) {
-		set_err(err, errlen, "missing parameter name or value");
+		ovc_set_err(err, errlen, "missing parameter name or value");
 		return OVC_EINVAL;
 	}
 	d = ovc_param_find(name);
 	if(d == NULL) {
-		set_err(err, errlen, "unknown parameter '%s'", name);
+		ovc_set_err(err, errlen, "unknown parameter '%s'", name);
 		return OVC_ENOENT;
 	}
 	if(!decimal_ok(value)) {
-		set_err(err, errlen, "%s: '%s' is not a decimal number in [%g, %g]",
+		ovc_set_err(err, errlen, "%s: '%s' is not a decimal number in [%g, %g]",
 				d->name, value, d->min, d->max);
 		return OVC_EINVAL;
 	}
 	errno = 0;
 	v = strtod(value, &end);
 	if(errno == ERANGE || !isfinite(v)) {
-		set_err(err, errlen, "%s: '%s' overflows; accepted range [%g, %g]",
+		ovc_set_err(err, errlen, "%s: '%s' overflows; accepted range [%g, %g]",
+				d->name, value, d->min, d->max);
+		return OVC_EINVAL;
+	}
+	/* a fraction for an integer is malformed, whatever the range */
+	if(d->type == OVC_PARAM_UINT && v != floor(v)) {
+		ovc_set_err(err, errlen, "%s: '%s' is not an integer in [%g, %g]",
 				d->name, value, d->min, d->max);
 		return OVC_EINVAL;
 	}
 	if(v < d->min || v > d->max) {
-		set_err(err, errlen, "%s: %s is outside [%g, %g] (%s)", d->name,
+		ovc_set_err(err, errlen, "%s: %s is outside [%g, %g] (%s)", d->name,
 				value, d->min, d->max, d->unit);
 		return OVC_ERANGE;
-	}
-	/* UINT ranges lie within [0, UINT_MAX], so the cast is defined. */
-	if(d->type == OVC_PARAM_UINT && v != (double)(unsigned)v) {
-		set_err(err, errlen, "%s: '%s' is not an integer in [%g, %g]",
-				d->name, value, d->min, d->max);
-		return OVC_EINVAL;
 	}
 	tmp = *p;
 	field_set(&tmp, d, v);
@@ -359,12 +400,12 @@ int ovc_param_assign(
 	size_t n;
 
 	if(p == NULL || assign == NULL) {
-		set_err(err, errlen, "missing assignment");
+		ovc_set_err(err, errlen, "missing assignment");
 		return OVC_EINVAL;
 	}
 	eq = strchr(assign, '=');
 	if(eq == NULL) {
-		set_err(err, errlen, "'%s' is not of the form name=value", assign);
+		ovc_set_err(err, errlen, "'%s' is not of the form name=value", assign);
 		return OVC_EINVAL;
 	}
 	b = assign;
@@ -375,7 +416,7 @@ int ovc_param_assign(
 		e--;
 	n = (size_t)(e - b);
 	if(n == 0 || n >= sizeof(name)) {
-		set_err(err, errlen, "'%s': bad parameter name", assign);
+		ovc_set_err(err, errlen, "'%s': bad parameter name", assign);
 		return n == 0 ? OVC_EINVAL : OVC_ENOENT;
 	}
 	memcpy(name, b, n);

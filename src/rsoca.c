@@ -40,6 +40,8 @@ void ovc_rsoca_defaults(struct ovc_rsoca_params *p)
 	p->ppass = 0.1;
 	p->nretx = 10;
 	p->epoch_ms = 1000;
+	p->reject_code = 500;
+	p->tretry = 5;
 }
 
 static int fin_ge(double v, double lo)
@@ -57,7 +59,8 @@ static int rsoca_params_ok(const struct ovc_rsoca_params *p)
 		   && fin_ge(p->ed, 0.0) && fin_ge(p->er, 0.0) && fin_ge(p->eo, 0.0)
 		   && fin_ge(p->ben, 1.0) && fin_ge(p->nr, 0.0)
 		   && fin_ge(p->ppass, 0.0) && p->ppass <= 1.0 && p->nretx >= 1
-		   && p->epoch_ms > 0;
+		   && p->epoch_ms > 0
+		   && (p->reject_code == 500 || p->reject_code == 503);
 }
 
 int ovc_rsoca_init(struct ovc_rsoca *s, const struct ovc_rsoca_params *p)
@@ -102,6 +105,11 @@ static double nth_root(double x, unsigned n)
 			hi = mid;
 	}
 	return 0.5 * (lo + hi);
+}
+
+double ovc_rsoca_drop_cap(const struct ovc_rsoca_params *p)
+{
+	return nth_root(p->ppass, p->nretx);
 }
 
 double ovc_rsoca_dos_drop(const struct ovc_rsoca_params *p, enum ovc_dlg t,

@@ -29,6 +29,7 @@ static const char *const dlg_names[OVC_DLG_COUNT] = {
 		[OVC_DLG_REINVITE] = "reinvite",
 		[OVC_DLG_UPDATE] = "update",
 		[OVC_DLG_PRACK] = "prack",
+		[OVC_DLG_INFO] = "info",
 		[OVC_DLG_OTHER] = "other",
 };
 

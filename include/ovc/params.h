@@ -17,6 +17,8 @@
 #include "ovc/sired.h"
 #include "ovc/rsoca.h"
 #include "ovc/pi.h"
+#include "ovc/rxq.h"
+#include "ovc/agering.h"
 
 /* Every controller's parameters, one struct per algorithm. */
 struct ovc_params
@@ -28,6 +30,8 @@ struct ovc_params
 	struct ovc_sired_params sired;
 	struct ovc_rsoca_params rsoca;
 	struct ovc_pi_params pi;
+	struct ovc_rxq_params rxq; /* receive queue (not a controller) */
+	struct ovc_memctl_params memctl; /* rsoca memory control (004 §III-D) */
 };
 
 enum ovc_param_type

@@ -41,6 +41,8 @@ struct ovc_rsoca_params
 						  004: 0.1 */
 	unsigned nretx;	   /* n, transmissions of an in-dialog request; 004: 10 */
 	unsigned epoch_ms; /* measurement interval T, ms; 1000 */
+	unsigned reject_code; /* status of R-SOCA's rejects: 500 (004) or 503 */
+	unsigned tretry;	  /* T_retry, Retry-After of the rejects, s; 0: none */
 };
 
 /* Inputs of eq. 8-9 (rates per second, times in seconds). */
@@ -74,6 +76,9 @@ int ovc_rsoca_init(struct ovc_rsoca *s, const struct ovc_rsoca_params *p);
 
 /* Eq. 1: the ramp of x between rmin and rmax, in [0, 1]. */
 double ovc_rsoca_ramp(double x, double rmin, double rmax);
+
+/* Eq. 4: the largest drop probability, p_pass^(1/n), in [0, 1]. */
+double ovc_rsoca_drop_cap(const struct ovc_rsoca_params *p);
 
 /* Eq. 3-6: drop probability of in-dialog type t for d arrivals and
  * invite_ok successful initial INVITEs over dt_s seconds. */

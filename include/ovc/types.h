@@ -52,11 +52,13 @@ enum ovc_dlg
 	OVC_DLG_REINVITE, /* re-INVITE: N_r per dialog, rejected not dropped */
 	OVC_DLG_UPDATE,	  /* UPDATE */
 	OVC_DLG_PRACK,	  /* PRACK */
-	OVC_DLG_OTHER,	  /* any other in-dialog request (INFO, NOTIFY, ...) */
+	OVC_DLG_INFO,	  /* INFO */
+	OVC_DLG_OTHER,	  /* any other in-dialog request (NOTIFY, MESSAGE, ...) */
 	OVC_DLG_COUNT
 };
 
-/* Returns "bye", "reinvite", "update", "prack", "other" or NULL. */
+/* Returns "bye", "reinvite", "update", "prack", "info", "other" or
+ * NULL. */
 const char *ovc_dlg_name(enum ovc_dlg t);
 
 /* Algorithms selectable by the `algorithm` parameter. */

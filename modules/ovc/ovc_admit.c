@@ -22,6 +22,8 @@
 
 #include "ovc_admit.h"
 #include "ovc_queue.h"
+#include "ovc_rxq.h"
+#include "ovc_rsoca.h"
 
 struct ovc_reply_cfg ovc_reply = {503, {"Service Unavailable", 19}, 0};
 
@@ -82,6 +84,63 @@ enum ovc_class ovc_classify(struct sip_msg *msg)
 	return OVC_CLASS_OTHER;
 }
 
+/* The reject reply in force: R-SOCA's own (500 + Retry-After, 004 §III-A)
+ * while it runs, else the modparams'. */
+static const struct ovc_reply_cfg *reply_now(void)
+{
+	if(atomic_load_explicit(&ovc->alg, memory_order_relaxed)
+			== OVC_ALG_RSOCA)
+		return ovc_rsoca_reply();
+	return &ovc_reply;
+}
+
+/* The scanner's method of a parsed request. */
+static enum ovc_sip_method method_of_msg(struct sip_msg *msg)
+{
+	switch(msg->first_line.u.request.method_value) {
+		case METHOD_INVITE:
+			return OVC_M_INVITE;
+		case METHOD_ACK:
+			return OVC_M_ACK;
+		case METHOD_CANCEL:
+			return OVC_M_CANCEL;
+		case METHOD_REGISTER:
+			return OVC_M_REGISTER;
+		case METHOD_BYE:
+			return OVC_M_BYE;
+		case METHOD_PRACK:
+			return OVC_M_PRACK;
+		case METHOD_UPDATE:
+			return OVC_M_UPDATE;
+		case METHOD_INFO:
+			return OVC_M_INFO;
+		default:
+			return OVC_M_OTHER;
+	}
+}
+
+/* An emergency request about to be rejected is admitted instead (004
+ * §III-A): counted admitted and as an emergency pass. buf/len: the raw
+ * request, uri/uri_len its Request-URI. Returns 1 when it was. */
+static int emergency_pass(enum ovc_class c, const char *buf, int len,
+		const char *uri, int uri_len)
+{
+	if(!ovc_rsoca_is_emergency(buf, len, uri, uri_len))
+		return 0;
+	ovc_count_offered(c, OVC_V_ADMITTED, -1);
+	ovc_rsoca_count_event(OVC_RS_E_EMERG);
+	return 1;
+}
+
+/* Counts a request of class c and method m rejected with a reply (an
+ * in-dialog one also per type: R-SOCA's re-INVITE limit). */
+static void count_rejected(enum ovc_class c, enum ovc_sip_method m)
+{
+	ovc_count_offered(c, OVC_V_REJECTED, -1);
+	if(c == OVC_CLASS_INDIALOG)
+		ovc_rsoca_count_dlg_reject(m);
+}
+
 /* Is class c of this request subject to the controller's fraction?
  * ack_cancel: the request is an ACK or a CANCEL. */
 static int controlled(int ack_cancel, enum ovc_class c)
@@ -110,6 +169,7 @@ static int send_fast_reject(const char *buf, struct receive_info *rcv,
 		const struct ovc_sip_scan *sc)
 {
 	static char out[BUF_SIZE];
+	const struct ovc_reply_cfg *cfg = reply_now();
 	struct ovc_reply_params rp;
 	struct dest_info dst;
 	char *ip;
@@ -119,10 +179,10 @@ static int send_fast_reject(const char *buf, struct receive_info *rcv,
 	if(ip == NULL)
 		return 1;
 	memset(&rp, 0, sizeof(rp));
-	rp.code = ovc_reply.code;
-	rp.reason = ovc_reply.reason.s;
-	rp.reason_len = ovc_reply.reason.len;
-	rp.retry_after = ovc_reply.retry_after;
+	rp.code = cfg->code;
+	rp.reason = cfg->reason.s;
+	rp.reason_len = cfg->reason.len;
+	rp.retry_after = cfg->retry_after;
 	rp.src_ip = ip;
 	rp.src_port = rcv->src_port;
 	rp.server = OVC_SERVER;
@@ -141,6 +201,7 @@ static int send_fast_reject(const char *buf, struct receive_info *rcv,
  * request was understood (UDP), else sl's. Returns 0 or -1. */
 static int send_reject(struct sip_msg *msg, const struct ovc_sip_scan *sc)
 {
+	const struct ovc_reply_cfg *cfg;
 	char hdr[64];
 	int len, rc;
 
@@ -149,15 +210,16 @@ static int send_reject(struct sip_msg *msg, const struct ovc_sip_scan *sc)
 		if(rc <= 0)
 			return rc;
 	}
-	if(ovc_reply.retry_after > 0) {
+	cfg = reply_now();
+	if(cfg->retry_after > 0) {
 		len = snprintf(hdr, sizeof(hdr), "Retry-After: %d\r\n",
-				ovc_reply.retry_after);
+				cfg->retry_after);
 		if(add_lump_rpl(msg, hdr, len, LUMP_RPL_HDR) == NULL) {
 			LM_ERR("cannot add Retry-After to the reply\n");
 			return -1;
 		}
 	}
-	if(slb.sreply(msg, ovc_reply.code, &ovc_reply.reason) < 0)
+	if(slb.sreply(msg, cfg->code, (str *)&cfg->reason) < 0)
 		return -1;
 	return 0;
 }
@@ -178,6 +240,32 @@ static uint64_t request_key(const char *buf, const struct ovc_sip_scan *sc)
 	return ovc_sip_request_key(tag_secret, buf, sc);
 }
 
+/* Has the initial INVITE this process just read from UDP socket fd (-1:
+ * not UDP) waited longer than rxq.max_age_ms in the kernel's receive
+ * queue? Its age is the socket's kernel receive timestamp (SIOCGSTAMPNS,
+ * which reports the datagram this process's recvfrom returned last), else
+ * the estimated wait of the queue (bytes / drain rate). TCP requests are
+ * not checked. */
+static int too_old(int fd)
+{
+	unsigned max = atomic_load_explicit(
+			&ovc->rxq_max_age_ms, memory_order_relaxed);
+	int64_t age;
+
+	if(fd < 0)
+		return 0;
+	age = ovc_rxq_stamp_age_ns(fd);
+	if(age >= 0) {
+		atomic_fetch_add_explicit(
+				&ovc->rxq_age_stamped, 1, memory_order_relaxed);
+	} else {
+		age = (int64_t)(ovc_dload(&ovc->rxq_wait_ms) * 1e6);
+		atomic_fetch_add_explicit(
+				&ovc->rxq_age_estimated, 1, memory_order_relaxed);
+	}
+	return ovc_rxq_too_old(age, max);
+}
+
 /* The decision both paths share, on a classified request (sc: its raw
  * scan, or NULL; *key receives its identity for remember_reject(), 0
  * without a scan). A retransmission of a request decided within the last
@@ -186,20 +274,53 @@ static uint64_t request_key(const char *buf, const struct ovc_sip_scan *sc)
  * its transaction runs, a queued one is absorbed (counted dropped). An
  * admitted initial INVITE goes to the in-core queue when it is on
  * (OVC_OUT_QUEUE; with pi every one does, pi's acceptor applies at
- * dequeue). Returns the outcome; for OVC_OUT_REJECTED and OVC_OUT_QUEUE
- * nothing is counted yet (the caller acts, then counts). Admissions,
- * absorptions and dry-run verdicts are counted. */
-static enum ovc_outcome decide(enum ovc_class c, int ack_cancel,
+ * dequeue). Under rsoca an in-dialog request (m: its method) meets its
+ * type's DoS limit (dropped: OVC_OUT_DROPPED with *dos set; a re-INVITE
+ * OVC_OUT_REJECTED) and the controlled classes their burst budget before
+ * the acceptor. An initial INVITE read from UDP socket fd that waited past
+ * rxq.max_age_ms is rejected whatever the algorithm (*aged set). Returns
+ * the outcome; for OVC_OUT_REJECTED and OVC_OUT_QUEUE nothing is counted
+ * yet (the caller acts, then counts). Admissions, drops, absorptions and
+ * dry-run verdicts are counted. */
+static enum ovc_outcome decide(enum ovc_class c, enum ovc_sip_method m,
 		const char *buf, const struct ovc_sip_scan *sc, uint64_t *key,
-		int *would)
+		int *would, int *dos, int fd, int *aged)
 {
 	uint32_t now = (uint32_t)ovc_now_sec_coarse();
 	int dry = atomic_load_explicit(&ovc->dry_run, memory_order_relaxed);
-	int prev = -1, queue;
+	int ack_cancel = m == OVC_M_ACK || m == OVC_M_CANCEL;
+	int rsoca = atomic_load_explicit(&ovc->alg, memory_order_relaxed)
+				== OVC_ALG_RSOCA;
+	int prev = -1, queue, ctl = controlled(ack_cancel, c), age_on;
+	enum ovc_rs_verdict rv;
 
 	*key = 0;
 	*would = 0;
-	if(!controlled(ack_cancel, c)) {
+	*dos = 0;
+	*aged = 0;
+	if(rsoca && c == OVC_CLASS_INDIALOG && !ack_cancel) {
+		/* 004 §III-B: in-dialog excess over D_en dropped, re-INVITE
+		 * excess rejected */
+		rv = ovc_rsoca_indialog(m, dry);
+		if(rv == OVC_RS_PASS) {
+			ovc_count_offered(c, OVC_V_ADMITTED, -1);
+			return OVC_OUT_ADMITTED;
+		}
+		if(dry) {
+			*would = 1;
+			ovc_count_offered(c, OVC_V_ADMITTED, OVC_V_WOULD_REJECT);
+			return OVC_OUT_WOULD_REJECT;
+		}
+		if(rv == OVC_RS_REJECT)
+			return OVC_OUT_REJECTED;
+		*dos = 1;
+		ovc_count_offered(c, OVC_V_DROPPED, -1);
+		return OVC_OUT_DROPPED;
+	}
+	age_on = c == OVC_CLASS_INVITE && !ack_cancel
+			 && atomic_load_explicit(&ovc->rxq_max_age_ms, memory_order_relaxed)
+						> 0;
+	if(!ctl && !age_on) {
 		ovc_count_offered(c, OVC_V_ADMITTED, -1);
 		return OVC_OUT_ADMITTED;
 	}
@@ -216,13 +337,35 @@ static enum ovc_outcome decide(enum ovc_class c, int ack_cancel,
 		return OVC_OUT_DROPPED;
 	}
 	if(prev == OVC_REJMEM_ADMITTED) {
+		/* its transaction runs: a stale retransmission is tm's to absorb,
+		 * never answered 503 */
+		ovc_count_offered(c, OVC_V_ADMITTED, -1);
+		return OVC_OUT_ADMITTED;
+	}
+	if(age_on && too_old(fd)) {
+		/* waited past rxq.max_age_ms before anyone could look at it: the
+		 * caller has retransmitted already, answer at once */
+		if(dry) {
+			*would = 1;
+			ovc_count_offered(c, OVC_V_ADMITTED, OVC_V_WOULD_REJECT);
+			return OVC_OUT_WOULD_REJECT;
+		}
+		*aged = 1;
+		return OVC_OUT_REJECTED;
+	}
+	if(!ctl) {
+		/* remembered so that its stale retransmissions are admitted (to
+		 * tm) rather than answered 503 */
+		if(sc != NULL)
+			ovc_rejmem_put(ovc->rejmem, *key, now, OVC_REJMEM_ADMITTED);
 		ovc_count_offered(c, OVC_V_ADMITTED, -1);
 		return OVC_OUT_ADMITTED;
 	}
 	queue = c == OVC_CLASS_INVITE && ovc_queue_on();
 	if(queue && ovc_queue_rejects_at_dequeue())
 		return OVC_OUT_QUEUE; /* counted by the caller */
-	if(ovc_acceptor_take(&ovc->acc)) {
+	/* 004 §III-C: beyond B_en E T arrivals in the interval, rejected */
+	if((!rsoca || ovc_rsoca_burst_take(c)) && ovc_acceptor_take(&ovc->acc)) {
 		if(queue)
 			return OVC_OUT_QUEUE;
 		if(sc != NULL)
@@ -317,9 +460,10 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 	struct ovc_sip_scan scan, *sc = NULL;
 	enum ovc_class c;
 	enum ovc_outcome o;
+	enum ovc_sip_method m;
+	str *ruri;
 	uint64_t key;
-	int would;
-	int m;
+	int would, dos, aged, fd;
 
 	if(fp_pending.buf != NULL && fp_pending.buf == msg->buf
 			&& fp_pending.len == (int)msg->len) {
@@ -359,18 +503,28 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 		remember(msg, OVC_OUT_DROPPED);
 		return 0;
 	}
-	m = msg->first_line.u.request.method_value;
-	o = decide(c, m == METHOD_ACK || m == METHOD_CANCEL, msg->buf, sc, &key,
-			&would);
+	m = sc ? sc->method : method_of_msg(msg);
+	fd = msg->rcv.proto == PROTO_UDP && msg->rcv.bind_address != NULL
+				 ? msg->rcv.bind_address->socket
+				 : -1;
+	o = decide(c, m, msg->buf, sc, &key, &would, &dos, fd, &aged);
 	if(o == OVC_OUT_QUEUE)
 		o = enqueue(c, msg->buf, (int)msg->len, &msg->rcv, key, would);
+	ruri = &msg->first_line.u.request.uri;
+	if(o == OVC_OUT_REJECTED
+			&& emergency_pass(c, msg->buf, (int)msg->len, ruri->s, ruri->len))
+		o = OVC_OUT_ADMITTED;
 	remember(msg, o);
+	if(o == OVC_OUT_DROPPED && dos && noreply)
+		return -2; /* DoS excess: the script decides */
 	if(o == OVC_OUT_QUEUED || o == OVC_OUT_DROPPED)
-		return 0; /* a worker runs it later / a retransmission absorbed */
+		return 0; /* a worker runs it later / absorbed / DoS drop */
 	if(o != OVC_OUT_REJECTED)
 		return 1;
 	if(noreply) {
-		ovc_count_offered(c, OVC_V_REJECTED, -1);
+		count_rejected(c, m);
+		if(aged)
+			ovc_count_event(OVC_E_AGE_REJECT);
 		return -1;
 	}
 	if(send_reject(msg, sc) < 0) {
@@ -379,8 +533,10 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 		remember(msg, OVC_OUT_DROPPED);
 		return 0;
 	}
-	ovc_count_offered(c, OVC_V_REJECTED, -1);
+	count_rejected(c, m);
 	ovc_count_event(OVC_E_REPLY);
+	if(aged)
+		ovc_count_event(OVC_E_AGE_REJECT);
 	remember_reject(key);
 	return 0;
 }
@@ -394,11 +550,13 @@ int ovc_dgram_in(sr_event_param_t *evp)
 	struct ovc_sip_scan sc;
 	enum ovc_class c;
 	enum ovc_outcome o;
+	enum ovc_sip_method m;
 	uint64_t key;
-	int would;
+	int would, dos, aged;
 	int rc;
 
 	fp_pending.buf = NULL;
+	ovc_rxq_count_dgram(); /* one datagram off the socket's queue */
 	if(!ovc_fast_path || len <= 0)
 		return 0;
 	if(len >= 8 && memcmp(buf, "SIP/2.0 ", 8) == 0)
@@ -415,19 +573,26 @@ int ovc_dgram_in(sr_event_param_t *evp)
 	if(absorb_own_ack(buf, &sc))
 		return -1; /* consumed */
 	c = class_of_scan(&sc);
-	o = decide(c, sc.method == OVC_M_ACK || sc.method == OVC_M_CANCEL, buf,
-			&sc, &key, &would);
+	m = sc.method;
+	o = decide(c, m, buf, &sc, &key, &would, &dos,
+			rcv->bind_address != NULL ? rcv->bind_address->socket : -1,
+			&aged);
 	if(o == OVC_OUT_QUEUE)
 		o = enqueue(c, buf, len, rcv, key, would);
+	if(o == OVC_OUT_REJECTED
+			&& emergency_pass(c, buf, len, buf + sc.ruri.off, (int)sc.ruri.len))
+		o = OVC_OUT_ADMITTED;
 	if(o == OVC_OUT_QUEUED || o == OVC_OUT_DROPPED)
-		return -1; /* consumed: a worker runs it / a repeat absorbed */
+		return -1; /* consumed: a worker runs it / absorbed / DoS drop */
 	if(o == OVC_OUT_REJECTED) {
 		rc = send_fast_reject(buf, rcv, &sc);
 		if(rc == 0) {
-			ovc_count_offered(c, OVC_V_REJECTED, -1);
+			count_rejected(c, m);
 			ovc_count_event(OVC_E_REPLY);
 			remember_reject(key);
 			ovc_count_event(OVC_E_FAST_REJECT);
+			if(aged)
+				ovc_count_event(OVC_E_AGE_REJECT);
 			return -1; /* answered: Kamailio never parses it */
 		}
 		if(rc < 0) {

@@ -26,9 +26,12 @@
 #include "ovc_admit.h"
 #include "ovc_qworker.h"
 #include "ovc_rpc.h"
+#include "ovc_rxq.h"
+#include "ovc_rsoca.h"
 #include "ovc_sampler.h"
 #include "ovc_shm.h"
 #include "ovc_ticker.h"
+#include "ovc_tmreap.h"
 
 MODULE_VERSION
 
@@ -191,6 +194,19 @@ static int mp_set_queue_max_wait(modparam_t type, void *val)
 			"queue_max_wait", val, 0, 60000, &mp_queue_max_wait);
 }
 
+/* receive buffers, in messages of OVC_RXQ_MSG_BYTES kernel bytes each */
+static int mp_set_rcvbuf_udp(modparam_t type, void *val)
+{
+	return int_in_range(
+			"rcvbuf_udp", val, 0, OVC_RCVBUF_MAX, &ovc_rcvbuf_udp);
+}
+
+static int mp_set_rcvbuf_tcp(modparam_t type, void *val)
+{
+	return int_in_range(
+			"rcvbuf_tcp", val, 0, OVC_RCVBUF_MAX, &ovc_rcvbuf_tcp);
+}
+
 static int mp_set_reject_reason(modparam_t type, void *val)
 {
 	char *s = (char *)val;
@@ -209,6 +225,16 @@ static int mp_set_reject_reason(modparam_t type, void *val)
 	ovc_reply.reason.s = s;
 	ovc_reply.reason.len = (int)n;
 	return 0;
+}
+
+static int mp_set_emergency(modparam_t type, void *val)
+{
+	return ovc_rsoca_set_emergency((char *)val);
+}
+
+static int mp_set_emergency_priority(modparam_t type, void *val)
+{
+	return ovc_rsoca_set_emergency_priority((int)(long)val);
 }
 
 /* ------------------------------------------------------- script API */
@@ -406,6 +432,11 @@ static int register_stats(void)
 						   (void *)(long)(OVC_STAT_EV_BASE
 										  + OVC_E_QUEUE_ABSORBED),
 						   "retransmissions of queued INVITEs absorbed", 0)
+						   < 0
+				|| counter_register(&h, "ovc", "age_rejects", 0, stat_get,
+						   (void *)(long)(OVC_STAT_EV_BASE
+										  + OVC_E_AGE_REJECT),
+						   "INVITEs rejected: waited > rxq.max_age_ms", 0)
 						   < 0)
 			return -1;
 	}
@@ -426,23 +457,37 @@ static int mod_init(void)
 		LM_ERR("cannot initialise ovc's shared state\n");
 		return -1;
 	}
+	if(ovc_rs_init(params_ready()) < 0)
+		goto error;
 	if(register_stats() < 0) {
 		LM_ERR("cannot register the ovc statistics\n");
 		goto error;
 	}
-	if(ovc_fast_path
-			&& sr_event_register_cb(SREV_NET_DGRAM_IN, ovc_dgram_in) < 0) {
-		LM_ERR("fast_path: cannot register for SREV_NET_DGRAM_IN (another"
-			   " module has it?); set modparam(\"ovc\", \"fast_path\", 0)\n");
-		goto error;
+	/* the hook decides at datagram arrival (fast_path) and counts the
+	 * datagrams read, the drain of the receive queue */
+	if(sr_event_register_cb(SREV_NET_DGRAM_IN, ovc_dgram_in) < 0) {
+		if(ovc_fast_path) {
+			LM_ERR("fast_path: cannot register for SREV_NET_DGRAM_IN"
+				   " (another module has it?); set modparam(\"ovc\","
+				   " \"fast_path\", 0)\n");
+			goto error;
+		}
+		LM_NOTICE("SREV_NET_DGRAM_IN taken by another module: the receive"
+				  " queue's drain is estimated from the requests seen\n");
+	} else {
+		ovc_rxq_hooked = 1;
 	}
 	if(ovc_queue_init((unsigned)mp_queue_size, (unsigned)mp_queue_workers,
 			   (unsigned)mp_queue_max_wait)
 			< 0)
 		goto error;
-	/* the ticker and the queue workers */
-	register_procs(1 + (ovc_q ? mp_queue_workers : 0));
-	cfg_register_child(1 + (ovc_q ? mp_queue_workers : 0));
+	if(ovc_tmreap_init(params_ready()->memctl.source) < 0)
+		goto error;
+	/* the ticker, the queue workers and the reaper */
+	register_procs(
+			1 + (ovc_q ? mp_queue_workers : 0) + ovc_tmreap_procs());
+	cfg_register_child(
+			1 + (ovc_q ? mp_queue_workers : 0) + ovc_tmreap_procs());
 	LM_INFO("ovc: algorithm=%s mode=%s dry_run=%d fast_path=%d queue=%u"
 			" workers=%d reject=%d %.*s\n",
 			ovc_alg_name(mp_alg), ovc_mode_name(mp_mode), mp_dry_run,
@@ -451,6 +496,7 @@ static int mod_init(void)
 	return 0;
 
 error:
+	ovc_rs_destroy();
 	ovc_shm_destroy();
 	return -1;
 }
@@ -459,6 +505,8 @@ static int child_init(int rank)
 {
 	int pid, i;
 
+	if(rank == PROC_INIT)
+		return ovc_rxq_apply(); /* sockets open, not yet forked */
 	if(rank != PROC_MAIN)
 		return 0;
 	pid = fork_process(PROC_NOCHLDINIT, "ovc ticker", 1);
@@ -483,13 +531,15 @@ static int child_init(int rank)
 			exit(0); /* not reached */
 		}
 	}
-	return 0;
+	return ovc_tmreap_fork();
 }
 
 static void mod_destroy(void)
 {
 	/* the workers are gone: answer what they left */
 	ovc_queue_destroy(ovc ? ovc_qworker_answer_at_stop : NULL);
+	ovc_rs_destroy();
+	ovc_tmreap_destroy();
 	ovc_shm_destroy();
 }
 
@@ -524,6 +574,12 @@ static param_export_t params[] = {
 		(void *)mp_set_queue_workers},
 	{"queue_max_wait", PARAM_INT | USE_FUNC_PARAM,
 		(void *)mp_set_queue_max_wait},
+	{"rcvbuf_udp",     PARAM_INT | USE_FUNC_PARAM, (void *)mp_set_rcvbuf_udp},
+	{"rcvbuf_tcp",     PARAM_INT | USE_FUNC_PARAM, (void *)mp_set_rcvbuf_tcp},
+	{"emergency",      PARAM_STRING | USE_FUNC_PARAM,
+		(void *)mp_set_emergency},
+	{"emergency_priority", PARAM_INT | USE_FUNC_PARAM,
+		(void *)mp_set_emergency_priority},
 	{0, 0, 0}
 };
 

@@ -15,6 +15,7 @@
 
 #include "ovc_admit.h"
 #include "ovc_qworker.h"
+#include "ovc_rsoca.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -71,6 +72,11 @@ static void handle(struct ovc_qitem *it, ovc_time_ns now)
 	} else if(ovc_queue_rejects_at_dequeue()
 			  && !ovc_acceptor_take(&ovc->acc)) {
 		refuse = 1;
+	}
+	if(refuse && !dry && ovc_rsoca_is_emergency_raw(it->buf, it->len)) {
+		/* never rejected (004 §III-A): it runs, late or not */
+		refuse = 0;
+		ovc_rsoca_count_event(OVC_RS_E_EMERG);
 	}
 	if(refuse && !dry) {
 		reject_item(it, 1);

@@ -9,13 +9,17 @@
 
 #include "core/dprint.h"
 #include "core/mem/mem.h"
+#include "core/sr_module.h"
 
 #include "ovc_admit.h"
 #include "ovc_queue.h"
 #include "ovc_sampler.h"
 #include "ovc/sipscan.h"
 #include "ovc_rpc.h"
+#include "ovc_rxq.h"
+#include "ovc_rsoca.h"
 #include "ovc_shm.h"
+#include "ovc_tmreap.h"
 
 /* ------------------------------------------------------------ ovc.stats */
 
@@ -107,6 +111,48 @@ static void add_queue(rpc_t *rpc, void *th)
 					&ovc->ev_total[OVC_E_QUEUE_SHUTDOWN]));
 }
 
+/* The kernel's receive queue of the listening sockets (issue 9). */
+static void add_rxq(rpc_t *rpc, void *th)
+{
+	void *h;
+	double cap = ovc_dload(&ovc->rxq_guard_f);
+	double guard_ms = 0;
+	double max_age = 0;
+
+	if(rpc->struct_add(th, "{", "rxq", &h) < 0)
+		return;
+	lock_get(&ovc->lock);
+	guard_ms = ovc->params.rxq.guard_ms;
+	max_age = ovc->params.rxq.max_age_ms;
+	lock_release(&ovc->lock);
+	rpc->struct_add(h, "JJJffJJJJJfffJJJJs", "rx_queue_bytes",
+			(unsigned long long)atomic_load(&ovc->rxq_bytes), "rx_queue_msgs",
+			(unsigned long long)(atomic_load(&ovc->rxq_bytes)
+								 / OVC_RXQ_MSG_BYTES),
+			"limit_bytes", (unsigned long long)atomic_load(&ovc->rxq_limit),
+			"wait_ms", ovc_dload(&ovc->rxq_wait_ms), "drain_msgs_s",
+			ovc_dload(&ovc->rxq_drain), "drops",
+			(unsigned long long)atomic_load(&ovc->rxq_drops), "tcp_rx_bytes",
+			(unsigned long long)atomic_load(&ovc->rxq_tcp_bytes),
+			"tcp_backlog",
+			(unsigned long long)atomic_load(&ovc->rxq_tcp_backlog),
+			"rcvbuf_udp_bytes",
+			(unsigned long long)atomic_load(&ovc->rxq_rcvbuf_udp),
+			"rcvbuf_tcp_bytes",
+			(unsigned long long)atomic_load(&ovc->rxq_rcvbuf_tcp), "guard_ms",
+			guard_ms, "guard_f", cap, "f_effective", ovc_dload(&ovc->f_eff),
+			"max_age_ms", (unsigned long long)max_age, "age_rejects",
+			(unsigned long long)atomic_load(
+					&ovc->ev_total[OVC_E_AGE_REJECT]),
+			"age_by_timestamp",
+			(unsigned long long)atomic_load(&ovc->rxq_age_stamped),
+			"age_by_estimate",
+			(unsigned long long)atomic_load(&ovc->rxq_age_estimated),
+			"drain_source", ovc_rxq_hooked ? "datagrams" : "requests");
+	rpc->struct_add(h, "J", "proc_reads",
+			(unsigned long long)atomic_load(&ovc->rxq_proc_reads));
+}
+
 static const char *ovc_rpc_stats_doc[2] = {
 		"Snapshot: algorithm, f, cpu, queue, memory and counters per class.",
 		0};
@@ -148,6 +194,9 @@ static void ovc_rpc_stats(rpc_t *rpc, void *ctx)
 		add_class(rpc, th, c);
 	add_fast_path(rpc, th);
 	add_queue(rpc, th);
+	add_rxq(rpc, th);
+	ovc_rsoca_rpc_stats(rpc, th);
+	ovc_tmreap_rpc_stats(rpc, th);
 }
 
 /* -------------------------------------------------------------- ovc.csv */
@@ -157,7 +206,9 @@ static void ovc_rpc_stats(rpc_t *rpc, void *ctx)
 /* column list: the DESIGN.md contract first, then ours */
 int ovc_csv_header(char *buf, int size)
 {
-	return snprintf(buf, size,
+	int n, m;
+
+	n = snprintf(buf, size,
 			"time,algorithm,f,cpu,queue_len,queue_delay_ms,mem_used,"
 			"invite_offered,invite_admitted,invite_rejected,invite_dropped,"
 			"invite_queued,invite_dequeued,indialog_offered,"
@@ -167,21 +218,36 @@ int ovc_csv_header(char *buf, int size)
 			"invite_would_reject,register_would_reject,other_would_reject,"
 			"replies,rx_queue_bytes,rx_queue_msgs,acks_absorbed,"
 			"fast_rejects,fast_fallthrough,queue_delay_max_ms,queue_full,"
-			"queue_expired,queue_absorbed,queue_shutdown");
+			"queue_expired,queue_absorbed,queue_shutdown,rx_queue_wait_ms,"
+			"rx_drain_msgs_s,tcp_rx_bytes,rx_drops,age_rejects,guard_f,"
+			"rcvbuf_bytes,indialog_rejected");
+	if(n < 0 || n >= size)
+		return n;
+	m = ovc_rsoca_csv_header(buf + n, size - n);
+	if(m < 0 || m >= size - n)
+		return m < 0 ? m : n + m;
+	n += m;
+	return n
+		   + snprintf(buf + n, size - n,
+				   ",mem_in_use,mem_min,mem_max,live_transactions,"
+				   "reaped_invite,reaped_indialog,reaped_register,"
+				   "reaped_other");
 }
 
 static int csv_row(const struct ovc_row *r, char *buf, int size)
 {
 	const uint64_t(*v)[OVC_V_COUNT] = r->v;
+	int n, m;
 
-	return snprintf(buf, size,
+	n = snprintf(buf, size,
 			"%lld,%s,%.4f,%.4f,%.0f,%.1f,%llu,"
 			"%llu,%llu,%llu,%llu,%llu,%llu,"
 			"%llu,%llu,%llu,"
 			"%llu,%llu,%llu,"
 			"%llu,%llu,%llu,"
 			"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-			"%.1f,%llu,%llu,%llu,%llu",
+			"%.1f,%llu,%llu,%llu,%llu,"
+			"%.1f,%.1f,%llu,%llu,%llu,%.4f,%llu,%llu",
 			(long long)r->time, ovc_alg_name(r->alg), r->f, r->cpu,
 			r->queue_len, r->queue_delay_ms, (unsigned long long)r->mem_used,
 #define V(c, x) (unsigned long long)v[OVC_CLASS_##c][OVC_V_##x]
@@ -204,7 +270,26 @@ static int csv_row(const struct ovc_row *r, char *buf, int size)
 			(unsigned long long)r->ev[OVC_E_QUEUE_FULL],
 			(unsigned long long)r->ev[OVC_E_QUEUE_EXPIRED],
 			(unsigned long long)r->ev[OVC_E_QUEUE_ABSORBED],
-			(unsigned long long)r->ev[OVC_E_QUEUE_SHUTDOWN]);
+			(unsigned long long)r->ev[OVC_E_QUEUE_SHUTDOWN], r->rxq_wait_ms,
+			r->rxq_drain, (unsigned long long)r->tcp_rx_bytes,
+			(unsigned long long)r->rx_drops,
+			(unsigned long long)r->ev[OVC_E_AGE_REJECT], r->guard_f,
+			(unsigned long long)r->rcvbuf,
+			(unsigned long long)v[OVC_CLASS_INDIALOG][OVC_V_REJECTED]);
+	if(n < 0 || n >= size)
+		return n;
+	m = ovc_rsoca_csv_row(&r->rs, buf + n, size - n);
+	if(m < 0 || m >= size - n)
+		return m < 0 ? m : n + m;
+	n += m;
+	return n
+		   + snprintf(buf + n, size - n,
+				   ",%.0f,%.0f,%.0f,%llu,%llu,%llu,%llu,%llu", r->mem_in_use, r->mem_min, r->mem_max,
+				   (unsigned long long)r->live_tx,
+				   (unsigned long long)r->reaped[OVC_CLASS_INVITE],
+				   (unsigned long long)r->reaped[OVC_CLASS_INDIALOG],
+				   (unsigned long long)r->reaped[OVC_CLASS_REGISTER],
+				   (unsigned long long)r->reaped[OVC_CLASS_OTHER]);
 }
 
 static const char *ovc_rpc_csv_doc[2] = {
@@ -212,11 +297,56 @@ static const char *ovc_rpc_csv_doc[2] = {
 		" (all when N is omitted).",
 		0};
 
+/* Framing bytes per string record and per reply in a binrpc reply (a
+ * generous bound: record header up to 5 bytes, the NUL, reply header). */
+#define OVC_BINRPC_REC_BYTES 8
+#define OVC_BINRPC_REPLY_BYTES 256
+
+/* Bytes one reply of the ctl module (kamcmd's binrpc transport) may carry:
+ * its binrpc_max_body_size (KiB in the config, bytes once ctl has
+ * started). Returns 0 when ctl is not loaded: no limit known. */
+static int ctl_reply_budget(void)
+{
+	struct sr_module *m = find_module_by_name("ctl");
+	modparam_t type;
+	int *v;
+
+	if(m == NULL)
+		return 0;
+	v = find_param_export(m, "binrpc_max_body_size", PARAM_INT, &type);
+	if(v == NULL || *v <= 0)
+		return 0;
+	return *v < 1024 ? *v * 1024 : *v; /* before ctl's init: KiB */
+}
+
+/* The first of count rows (oldest first) from which the header (hlen
+ * bytes) and the rows up to the newest fit in budget bytes; 0 when all
+ * fit or budget is 0. */
+static int csv_first_fitting(
+		const struct ovc_row *rows, int count, int hlen, int budget)
+{
+	char line[4096];
+	int i, len, used;
+
+	if(budget <= 0)
+		return 0;
+	used = OVC_BINRPC_REPLY_BYTES + hlen + OVC_BINRPC_REC_BYTES;
+	for(i = count - 1; i >= 0; i--) {
+		len = csv_row(&rows[i], line, sizeof(line));
+		if(len <= 0 || len >= (int)sizeof(line))
+			continue;
+		if(used + len + OVC_BINRPC_REC_BYTES > budget)
+			break;
+		used += len + OVC_BINRPC_REC_BYTES;
+	}
+	return i + 1;
+}
+
 static void ovc_rpc_csv(rpc_t *rpc, void *ctx)
 {
-	int n = -1, count, i, len;
+	int n = -1, count, i, len, hlen, first;
 	struct ovc_row *rows;
-	char line[1024];
+	char line[4096];
 	str arg = STR_NULL;
 
 	/* read N as text (kamcmd sends numbers as int) to refuse junk */
@@ -253,9 +383,16 @@ static void ovc_rpc_csv(rpc_t *rpc, void *ctx)
 	}
 	lock_release(&ovc->lock);
 
-	ovc_csv_header(line, sizeof(line));
+	hlen = ovc_csv_header(line, sizeof(line));
+	/* the newest rows that fit in one ctl reply: more would make ctl
+	 * refuse the whole reply ("buffer too small") */
+	first = csv_first_fitting(rows, count, hlen, ctl_reply_budget());
+	if(first > 0)
+		LM_NOTICE("ovc.csv: the newest %d of %d rows fit in ctl's"
+				" binrpc_max_body_size\n",
+				count - first, count);
 	rpc->add(ctx, "s", line);
-	for(i = 0; i < count; i++) {
+	for(i = first; i < count; i++) {
 		len = csv_row(&rows[i], line, sizeof(line));
 		if(len > 0 && len < (int)sizeof(line))
 			rpc->add(ctx, "s", line);
@@ -470,6 +607,7 @@ static void ovc_rpc_set(rpc_t *rpc, void *ctx)
 	if(rc == OVC_OK) {
 		ovc->params = p;
 		atomic_store(&ovc->reconfig, 1);
+		ovc_rsoca_settings(&p); /* the reply changes at once */
 	}
 	lock_release(&ovc->lock);
 	if(rc != OVC_OK)
@@ -484,6 +622,7 @@ static const char *ovc_rpc_reset_doc[2] = {
 static void ovc_rpc_reset(rpc_t *rpc, void *ctx)
 {
 	ovc_counts_reset();
+	ovc_tmreap_reset();
 }
 
 /* clang-format off */

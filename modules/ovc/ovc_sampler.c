@@ -372,11 +372,11 @@ void ovc_sampler_mem(uint64_t *used, uint64_t *total)
 	*total = (uint64_t)mi.total_size;
 }
 
-int ovc_sampler_rxq(uint64_t *bytes, uint64_t *limit)
+int ovc_sampler_rxq(uint64_t *bytes, uint64_t *limit, uint64_t *drops)
 {
 	struct socket_info *si;
 	uint32_t mi[SK_MEMINFO_VARS];
-	uint64_t b = 0, l = 0;
+	uint64_t b = 0, l = 0, d = 0;
 	int ok = 0;
 
 	for(si = udp_listen; si; si = si->next) {
@@ -389,11 +389,14 @@ int ovc_sampler_rxq(uint64_t *bytes, uint64_t *limit)
 			continue;
 		b += mi[SK_MEMINFO_RMEM_ALLOC];
 		l += mi[SK_MEMINFO_RCVBUF];
+		if(len >= (SK_MEMINFO_DROPS + 1) * sizeof(uint32_t))
+			d += mi[SK_MEMINFO_DROPS];
 		ok = 1;
 	}
 	if(!ok)
 		return -1;
 	*bytes = b;
 	*limit = l;
+	*drops = d;
 	return 0;
 }

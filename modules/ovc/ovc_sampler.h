@@ -28,9 +28,11 @@ void ovc_sampler_mem(uint64_t *used, uint64_t *total);
 
 /* Receive queue of Kamailio's UDP listening sockets, summed: bytes of
  * kernel memory held by waiting datagrams (SO_MEMINFO rmem_alloc, which
- * counts each datagram's buffer overhead too) and the sum of the sockets'
- * receive buffer limits. Returns 0, or -1 when no socket could be read. */
-int ovc_sampler_rxq(uint64_t *bytes, uint64_t *limit);
+ * counts each datagram's buffer overhead too), the sum of the sockets'
+ * receive buffer limits (bytes) and of their drop counters (datagrams the
+ * kernel dropped, cumulative). Returns 0, or -1 when no socket could be
+ * read. */
+int ovc_sampler_rxq(uint64_t *bytes, uint64_t *limit, uint64_t *drops);
 
 /* Kernel memory one small (< 1 KiB) SIP datagram takes in a receive
  * queue, bytes: converts rx_queue bytes into an estimated message count. */

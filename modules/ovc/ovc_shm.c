@@ -83,6 +83,9 @@ int ovc_shm_init(const struct ovc_params *params, enum ovc_alg alg,
 	ovc->cpu_capacity = cpu_capacity;
 	ovc_acceptor_init(&ovc->acc, 1.0);
 	ovc_dstore(&ovc->f, 1.0);
+	ovc_dstore(&ovc->f_eff, 1.0);
+	ovc_dstore(&ovc->rxq_guard_f, 1.0);
+	atomic_store(&ovc->rxq_max_age_ms, params->rxq.max_age_ms);
 	ovc->hist_size = hist_size;
 	clock_gettime(CLOCK_REALTIME, &rt);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
@@ -160,6 +163,7 @@ void ovc_counts_reset(void)
 		atomic_store(&ovc->ev_total[c], 0);
 	for(c = 0; c < 16; c++)
 		atomic_store(&ovc->fp_fallthrough[c], 0);
+	ovc_rsoca_reset();
 	atomic_store(&ovc->reset_sec, ovc_now_sec_coarse());
 	ovc->hist_count = 0;
 	ovc->hist_next = 0;

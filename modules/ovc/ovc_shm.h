@@ -21,6 +21,8 @@
 
 #include "core/locking.h"
 
+#include "ovc_rsoca.h"
+
 /* Verdict columns counted per class. */
 enum ovc_verdict
 {
@@ -45,6 +47,7 @@ enum ovc_event
 	OVC_E_QUEUE_EXPIRED,	/* dequeued INVITE waited > queue_max_wait */
 	OVC_E_QUEUE_ABSORBED,	/* retransmission of a queued INVITE absorbed */
 	OVC_E_QUEUE_SHUTDOWN,	/* queued INVITE answered at shutdown */
+	OVC_E_AGE_REJECT,		/* INVITE rejected: waited > rxq.max_age_ms */
 	OVC_E_COUNT
 };
 
@@ -85,8 +88,21 @@ struct ovc_row
 	double queue_delay_max_ms; /* longest queueing delay, ms */
 	uint64_t mem_used;	  /* shared memory in use, bytes */
 	uint64_t rxq_bytes;	  /* UDP receive queues at the second's end, bytes */
+	double rxq_wait_ms;	  /* estimated wait there at the second's end, ms */
+	double rxq_drain;	  /* drain rate estimate, messages/s */
+	uint64_t tcp_rx_bytes; /* TCP: unread bytes at the second's end */
+	uint64_t rx_drops;	  /* datagrams the kernel dropped in the second */
+	double guard_f;		  /* guard's cap on f at the second's end */
+	uint64_t rcvbuf;	  /* UDP listeners' receive buffer limit, bytes */
 	uint64_t v[OVC_CLASS_COUNT][OVC_V_COUNT]; /* counts over the second */
 	uint64_t ev[OVC_E_COUNT]; /* events over the second */
+	struct ovc_rsoca_row rs;  /* R-SOCA's figures over the second */
+	/* rsoca memory control (004 §III-D), at the second's end */
+	double mem_in_use;	 /* memory in use by the configured source, bytes */
+	double mem_min;		 /* M_min in force, bytes */
+	double mem_max;		 /* M_max in force, bytes */
+	uint64_t live_tx;	 /* live transactions (tm) */
+	uint64_t reaped[OVC_CLASS_COUNT]; /* over-age transactions ended */
 };
 
 /* Doubles crossing processes are stored as their bit patterns. */
@@ -113,6 +129,21 @@ struct ovc_shm
 	_Atomic uint64_t mem_used; /* last sampled shm in use, bytes */
 	_Atomic uint64_t rxq_bytes; /* UDP receive queues now, bytes */
 	_Atomic uint64_t rxq_limit; /* their receive buffer limits, bytes */
+	_Atomic uint64_t rxq_drops; /* their kernel drop counters, summed */
+	_Atomic uint64_t rxq_tcp_bytes;	  /* unread bytes, TCP connections to
+										 the listeners' ports */
+	_Atomic uint64_t rxq_tcp_backlog; /* connections waiting for accept */
+	_Atomic uint64_t rxq_rcvbuf_udp;  /* SO_RCVBUF of UDP listeners, bytes */
+	_Atomic uint64_t rxq_rcvbuf_tcp;  /* SO_RCVBUF of TCP listeners, bytes */
+	_Atomic uint64_t rx_dgrams;		  /* datagrams Kamailio read (drain) */
+	_Atomic unsigned rxq_max_age_ms;  /* hot-path copy of rxq.max_age_ms */
+	ovc_atomic_double rxq_wait_ms;	  /* estimated receive-queue wait, ms */
+	ovc_atomic_double rxq_drain;	  /* drain rate estimate, messages/s */
+	ovc_atomic_double rxq_guard_f;	  /* guard's cap on f in force (1: none) */
+	ovc_atomic_double f_eff;		  /* f the acceptor applies: min(f, cap) */
+	_Atomic uint64_t rxq_age_stamped;	/* age checks by kernel timestamp */
+	_Atomic uint64_t rxq_age_estimated; /* age checks by estimated wait */
+	_Atomic uint64_t rxq_proc_reads;	/* /proc fallback reads */
 	_Atomic uint64_t epochs; /* controller steps taken */
 
 	/* counters */

@@ -23,9 +23,12 @@
 #include "ovc/cpu.h"
 
 #include "ovc_queue.h"
+#include "ovc_rxq.h"
+#include "ovc_rsoca.h"
 #include "ovc_sampler.h"
 #include "ovc_shm.h"
 #include "ovc_ticker.h"
+#include "ovc_tmreap.h"
 
 /* CPU occupancy for the controller is measured over a sliding window that
  * is a whole number of CFS periods (and of epochs), however short the
@@ -128,9 +131,53 @@ struct sec_snap
 	uint64_t mem;
 	uint64_t rxq;
 	unsigned qlen; /* in-core queue length at the second's end */
+	double rxq_wait_ms; /* estimated receive-queue wait, ms */
+	double rxq_drain;	/* drain rate, messages/s */
+	uint64_t tcp_rx;	/* TCP unread bytes */
+	uint64_t drops;		/* cumulative kernel drops at the second's end */
+	double guard_f;		/* guard's cap */
+	uint64_t rcvbuf;	/* UDP receive buffer limit, bytes */
 };
 
 static struct sec_snap snaps[OVC_SLOTS];
+
+/* rxq.* parameters, copied under the lock at every receive-queue sample */
+static struct ovc_rxq_params rxq_p;
+
+/* Does the receive-queue guard cap this algorithm's f? The CPU-based
+ * controllers and pi: they see the overload only once the proxy works on
+ * it, seconds after it filled the socket's queue. bbc and sired already
+ * control on that queue; none controls nothing. */
+static int guarded(enum ovc_alg a)
+{
+	return a == OVC_ALG_OCC || a == OVC_ALG_OCCUPANCY || a == OVC_ALG_ARO
+		   || a == OVC_ALG_RSOCA || a == OVC_ALG_PI;
+}
+
+/* Sets the acceptor to min(f, guard cap): f is the controller's output,
+ * the cap ovc_rxq_guard_cap() of the estimated receive-queue wait. */
+static void apply_f(double f)
+{
+	double cap = 1.0, fe;
+
+	if(guarded(atomic_load(&ovc->alg)))
+		cap = ovc_rxq_guard_cap(ovc_dload(&ovc->rxq_wait_ms),
+				rxq_p.guard_ms, rxq_p.guard_f_min);
+	fe = f < cap ? f : cap;
+	ovc_dstore(&ovc->rxq_guard_f, cap);
+	ovc_dstore(&ovc->f_eff, fe);
+	ovc_acceptor_set(&ovc->acc, fe);
+}
+
+/* Samples the receive queues and re-applies the guard. */
+static void rxq_tick(ovc_time_ns now)
+{
+	lock_get(&ovc->lock);
+	rxq_p = ovc->params.rxq;
+	lock_release(&ovc->lock);
+	ovc_rxq_sample(now, &rxq_p);
+	apply_f(ovc_dload(&ovc->f));
+}
 
 /* Shared memory size, bytes, from the last sample. */
 static uint64_t mem_total;
@@ -194,9 +241,9 @@ static void do_epoch(ovc_time_ns now)
 	meas.dt_s = epoch_last > 0 ? (double)(now - epoch_last) / 1e9 : 0;
 	epoch_last = now;
 	meas.cpu = rho;
-	meas.mem = mem_total ? (double)atomic_load(&ovc->mem_used)
-								 / (double)mem_total
-						 : 0;
+	/* memory in use against M_min/M_max (004 §III-D), as the fraction
+	 * the controller's rsoca.mmin/mmax stand for */
+	meas.mem = ovc_tmreap_epoch(atomic_load(&ovc->mem_used), mem_total);
 	/* no in-core queue: queue-based controllers (bbc, sired) see the
 	 * sockets' receive queue (001 §4.1.1), scaled so that a full receive
 	 * buffer reads as the papers' B = 1000 messages: bbc.high/low keep
@@ -219,6 +266,8 @@ static void do_epoch(ovc_time_ns now)
 		epoch_offered[c] = o;
 		epoch_admitted[c] = a;
 	}
+	/* R-SOCA: in-dialog arrivals per type and I of the interval */
+	ovc_rsoca_epoch_measure(&meas);
 	if(rho >= 0)
 		ovc_dstore(&ovc->cpu, rho);
 	if(meas.dt_s <= 0 || rho < 0)
@@ -227,14 +276,16 @@ static void do_epoch(ovc_time_ns now)
 	lock_get(&ovc->lock);
 	rc = ovc_ctl_step(ovc->ctl, &meas, now, &out);
 	rho_m = ovc->ctl->p.pi.rho_m;
+	if(rc == OVC_OK)
+		ovc_rsoca_epoch_apply(ovc->ctl, &meas, &out);
 	lock_release(&ovc->lock);
 	if(rc != OVC_OK)
 		return;
 	queue_drain(&out, ovc_ctl_alg(ovc->ctl), rho_m);
 	if(!isfinite(out.f) || out.f < 0 || out.f > 1)
 		return;
-	ovc_acceptor_set(&ovc->acc, out.f);
 	ovc_dstore(&ovc->f, out.f);
+	apply_f(out.f);
 	atomic_fetch_add(&ovc->epochs, 1);
 }
 
@@ -254,6 +305,16 @@ static void close_second(int64_t s)
 	row.cpu = sn->cpu;
 	row.mem_used = sn->mem;
 	row.rxq_bytes = sn->rxq;
+	row.rxq_wait_ms = sn->rxq_wait_ms;
+	row.rxq_drain = sn->rxq_drain;
+	row.tcp_rx_bytes = sn->tcp_rx;
+	{
+		uint64_t before = snaps[(s + OVC_SLOTS - 1) % OVC_SLOTS].drops;
+
+		row.rx_drops = sn->drops >= before ? sn->drops - before : 0;
+	}
+	row.guard_f = sn->guard_f;
+	row.rcvbuf = sn->rcvbuf;
 	row.queue_len = sn->qlen;
 	if(ovc_q != NULL)
 		ovc_queue_second_wait(
@@ -263,6 +324,8 @@ static void close_second(int64_t s)
 			row.v[c][v] = atomic_exchange(&slot->v[c][v], 0);
 	for(v = 0; v < OVC_E_COUNT; v++)
 		row.ev[v] = atomic_exchange(&ovc->ev_slot[s % OVC_SLOTS][v], 0);
+	ovc_rsoca_close_second(s, &row.rs);
+	ovc_tmreap_row(s, &row);
 	if(s <= atomic_load(&ovc->reset_sec))
 		return; /* counted before an ovc.reset */
 
@@ -288,6 +351,7 @@ static ovc_time_ns apply_reconfig(void)
 				/* a new controller starts from "accept everything" */
 				ovc_acceptor_set(&ovc->acc, 1.0);
 				ovc_dstore(&ovc->f, 1.0);
+				ovc_dstore(&ovc->f_eff, 1.0);
 			} else {
 				LM_ERR("cannot switch to algorithm %s\n", ovc_alg_name(alg));
 			}
@@ -314,7 +378,7 @@ static void sleep_until(ovc_time_ns t)
 
 void ovc_ticker_run(void)
 {
-	ovc_time_ns now, epoch, next_epoch, next_sec;
+	ovc_time_ns now, epoch, next_epoch, next_sec, next_rxq;
 	int64_t done, s;
 
 	ovc_cpu_init(&sec_meter, ovc->cpu_capacity, 10 * OVC_NS_PER_S);
@@ -325,13 +389,22 @@ void ovc_ticker_run(void)
 	epoch = apply_reconfig();
 	epoch_hist.window = cpu_window(epoch);
 	next_epoch = now + epoch;
+	rxq_tick(now);
+	next_rxq = now + (ovc_time_ns)rxq_p.sample_ms * OVC_NS_PER_MS;
 	done = now / OVC_NS_PER_S - 1; /* last second closed */
 	next_sec = (done + 2) * OVC_NS_PER_S;
-	for(s = 0; s < OVC_SLOTS; s++)
+	for(s = 0; s < OVC_SLOTS; s++) {
 		snaps[s].f = 1.0;
+		snaps[s].guard_f = 1.0;
+		snaps[s].drops = atomic_load(&ovc->rxq_drops); /* since start */
+	}
 
 	for(;;) {
-		sleep_until(next_epoch < next_sec ? next_epoch : next_sec);
+		{
+			ovc_time_ns wake = next_epoch < next_sec ? next_epoch : next_sec;
+
+			sleep_until(next_rxq < wake ? next_rxq : wake);
+		}
 		cfg_update();
 		now = ovc_now_ns();
 		if(atomic_load(&ovc->reconfig)) {
@@ -339,13 +412,16 @@ void ovc_ticker_run(void)
 			epoch_hist.window = cpu_window(epoch);
 			next_epoch = now + epoch;
 		}
+		if(now >= next_rxq || now >= next_epoch) {
+			/* the queue-based controllers read the queue of this instant */
+			rxq_tick(now);
+			next_rxq = now + (ovc_time_ns)(rxq_p.sample_ms ? rxq_p.sample_ms
+															: 20)
+									 * OVC_NS_PER_MS;
+		}
 		if(now >= next_epoch) {
-			uint64_t rxb, rxl, mem_used;
+			uint64_t mem_used;
 
-			if(ovc_sampler_rxq(&rxb, &rxl) == 0) {
-				atomic_store(&ovc->rxq_bytes, rxb);
-				atomic_store(&ovc->rxq_limit, rxl);
-			}
 			ovc_sampler_mem(&mem_used, &mem_total);
 			atomic_store(&ovc->mem_used, mem_used);
 			do_epoch(now);
@@ -363,7 +439,15 @@ void ovc_ticker_run(void)
 			sn->mem = atomic_load(&ovc->mem_used);
 			sn->rxq = atomic_load(&ovc->rxq_bytes);
 			sn->qlen = ovc_queue_len();
+			sn->rxq_wait_ms = ovc_dload(&ovc->rxq_wait_ms);
+			sn->rxq_drain = ovc_dload(&ovc->rxq_drain);
+			sn->tcp_rx = atomic_load(&ovc->rxq_tcp_bytes);
+			sn->drops = atomic_load(&ovc->rxq_drops);
+			sn->guard_f = ovc_dload(&ovc->rxq_guard_f);
+			sn->rcvbuf = atomic_load(&ovc->rxq_limit);
+			ovc_tmreap_snap(ended);
 			ovc_dstore(&ovc->cpu_1s, sn->cpu);
+			ovc_rsoca_second_end(ended);
 			/* close every second that ended more than a second ago; after
 			 * a stall longer than the slot ring a slot may hold several
 			 * seconds' counts: resolution is lost, counts are not */

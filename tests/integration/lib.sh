@@ -262,3 +262,55 @@ timely_window() {
 			if(r == a) va = s; if(r <= b) vb = s }
 		END { print vb - va }' "$T_DIR/$1/stat.csv"
 }
+
+# CPU per call (µs) of the capped proxy at 150 calls/s on the machine the
+# overload tests' rates were set on (measured by load_cost_us there:
+# 823-883 µs on the project's 2-core machine, 2026-11-23).
+OVC_REF_US_PER_CALL=${OVC_REF_US_PER_CALL:-850}
+
+# load_cost_us: sets LOAD_COST to the CPU per forwarded call, µs, of the
+# test proxy (ovc, occ) in a cgroup capped at 20 ms / 100 ms at 150
+# calls/s for 4 s (well below capacity), read from the cgroup's
+# cpuacct.usage. Starts and stops its own kamailio and SIPp.
+load_cost_us() {
+	local cg u0 u1 n=600
+	cg=$(cg_make 20000 100000)
+	kam_start -c "$cg" -n cost 'OVC_ALGORITHM="occ"'
+	uas_start cost_uas
+	u0=$(cat "/sys/fs/cgroup/cpuacct/$cg/cpuacct.usage")
+	UAC_TIMEOUT=20 uac_run cost_uac 150 "$n"
+	sleep 1 # the last BYEs
+	u1=$(cat "/sys/fs/cgroup/cpuacct/$cg/cpuacct.usage")
+	uas_stop
+	kam_stop
+	LOAD_COST=$(awk -v a="$u0" -v b="$u1" -v n="$n" \
+		'BEGIN { printf "%.0f\n", (b - a) / 1000 / n }')
+}
+
+# load_scale: sets LOAD_SCALE to how many times faster this machine
+# forwards a call than the one the overload tests' rates were set on (the
+# ratio of load_cost_us), clamped to [0.6, 1.6], so that "3x capacity"
+# stays 3x on a faster or slower machine. Measured once per boot (cached
+# in /tmp); OVC_LOAD_SCALE overrides (1: the rates as written).
+load_scale() {
+	local cache
+	if [ -n "${OVC_LOAD_SCALE:-}" ]; then
+		LOAD_SCALE=$OVC_LOAD_SCALE
+		return
+	fi
+	cache="/tmp/ovc-load-scale.$(cat /proc/sys/kernel/random/boot_id)"
+	if [ ! -s "$cache" ]; then
+		load_cost_us
+		awk -v r="$OVC_REF_US_PER_CALL" -v c="$LOAD_COST" 'BEGIN {
+			s = c > 0 ? r / c : 1; if(s < 0.6) s = 0.6; if(s > 1.6) s = 1.6
+			printf "%.3f %s\n", s, c }' >"$cache"
+	fi
+	read -r LOAD_SCALE LOAD_COST <"$cache"
+	log "load scale $LOAD_SCALE (CPU per call $LOAD_COST us here," \
+		"$OVC_REF_US_PER_CALL us where the rates were set)"
+}
+
+# scaled R: R calls/s times LOAD_SCALE (load_scale first), rounded.
+scaled() {
+	awk -v r="$1" -v s="${LOAD_SCALE:-1}" 'BEGIN { printf "%d\n", r * s + 0.5 }'
+}

@@ -20,10 +20,11 @@ fi
 passed=0
 failed=0
 failed_names=()
+outs=$(mktemp -d /tmp/ovc-run.XXXXXX)
 for t in "${tests[@]}"; do
 	name=$(basename "$t" .sh)
 	start=$(date +%s)
-	if bash "$t"; then
+	if bash "$t" 2>&1 | tee "$outs/$name.out"; then
 		passed=$((passed + 1))
 		echo "== $name: PASS ($(($(date +%s) - start)) s)"
 	else
@@ -32,6 +33,14 @@ for t in "${tests[@]}"; do
 		echo "== $name: FAIL ($(($(date +%s) - start)) s)"
 	fi
 done
+# what failed, again at the end (CI shows the tail): each failed test's
+# measurements and failed checks, without its passed checks
+for name in "${failed_names[@]:-}"; do
+	[ -n "$name" ] || continue
+	echo "--- $name (its log lines and failed checks):"
+	grep -v "^\[$name\] ok: " "$outs/$name.out" | tail -n 25
+done
+rm -rf "$outs"
 [ "$failed" -eq 0 ] || echo "failed: ${failed_names[*]}"
 echo "integration: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

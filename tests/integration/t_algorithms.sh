@@ -7,7 +7,8 @@
 . "$(dirname "$0")/lib.sh"
 
 ALGS=${ALGS:-"none occ occupancy aro bbc sired rsoca pi"}
-OVER_RATE=${OVER_RATE:-1200}
+load_scale
+OVER_RATE=${OVER_RATE:-$(scaled 1200)}
 OVER_SECS=${OVER_SECS:-8}
 
 cg=$(cg_make 20000 100000)

@@ -52,6 +52,10 @@ expect_bad 'modparam("ovc", "param", "occ.target=1.7")' \
 	'"param": occ.target: 1.7 is outside \[0.01, 1\]'
 expect_bad 'modparam("ovc", "param", "occ.target=abc")' '"param": occ.target'
 expect_bad 'modparam("ovc", "param", "nosuch.knob=1")' '"param": .*nosuch.knob'
+expect_bad 'modparam("ovc", "param", "rsoca.mem_source=3")' \
+	'"param": rsoca.mem_source: 3 is outside \[0, 2\]'
+expect_bad 'modparam("ovc", "param", "rsoca.reap_b=1.5")' \
+	'"param": rsoca.ben \(1.7\) must be less than rsoca.reap_b \(1.5\)'
 expect_bad 'modparam("ovc", "algorithm", "fastest")' \
 	'"algorithm": unknown .fastest.'
 expect_bad 'modparam("ovc", "mode", "both")' '"mode": .both. is not multi or single'
@@ -68,6 +72,53 @@ expect_bad 'modparam("ovc", "queue_workers", 65)' \
 	'"queue_workers": 65 is out of range \[0, 64\]'
 expect_bad 'modparam("ovc", "queue_max_wait", 60001)' \
 	'"queue_max_wait": 60001 is out of range \[0, 60000\]'
+expect_bad 'modparam("ovc", "rcvbuf_udp", -1)' \
+	'"rcvbuf_udp": -1 is out of range \[0, 100000\]'
+expect_bad 'modparam("ovc", "rcvbuf_tcp", 100001)' \
+	'"rcvbuf_tcp": 100001 is out of range \[0, 100000\]'
+expect_bad 'modparam("ovc", "param", "rxq.max_age_ms=-5")' \
+	'"param": rxq.max_age_ms: -5 is outside \[0, 60000\]'
+expect_bad 'modparam("ovc", "param", "rxq.sample_ms=0")' \
+	'"param": rxq.sample_ms: 0 is outside \[1, 1000\]'
+expect_bad 'modparam("ovc", "param", "rxq.guard_f_min=1.5")' \
+	'"param": rxq.guard_f_min: 1.5 is outside \[0, 1\]'
+expect_bad 'modparam("ovc", "emergency", "sos,,911")' \
+	'"emergency": emergency: empty entry'
+expect_bad 'modparam("ovc", "emergency", "s os")' '"emergency": .*space'
+expect_bad 'modparam("ovc", "emergency_priority", 2)' \
+	'"emergency_priority": 2 is out of range \[0, 1\]'
+expect_bad 'modparam("ovc", "param", "rsoca.reject_code=501")' \
+	'"param": rsoca.reject_code: 501 is not 500 or 503'
+expect_bad 'modparam("ovc", "param", "rsoca.tretry=-1")' \
+	'"param": rsoca.tretry: -1 is outside \[0, 86400\]'
+
+# transactions as R-SOCA's memory source need tm: without it (a cfg that
+# loads no tm) the server must not start
+cat >"$T_DIR/notm.cfg" <<EOF
+debug=1
+log_stderror=yes
+listen=udp:127.0.0.1:$PROXY_PORT
+loadmodule "sl.so"
+loadmodule "ctl.so"
+loadmodule "$MOD"
+modparam("ctl", "binrpc", "$CTL")
+modparam("ovc", "algorithm", "rsoca")
+modparam("ovc", "param", "rsoca.mem_source=1")
+request_route { drop; }
+EOF
+set +e
+out=$(timeout 20 kamailio -f "$T_DIR/notm.cfg" -DD -E -P "$T_DIR/notm.pid" \
+	-Y "$T_DIR" 2>&1)
+rc=$?
+set -e
+if [ $rc -ne 0 ] && [ $rc -ne 124 ] && printf '%s\n' "$out" |
+	grep -q 'rsoca.mem_source=1 (transactions) needs the tm module'; then
+	ok "rsoca.mem_source=1 without tm stops kamailio at start (rc=$rc)"
+else
+	fail "rsoca.mem_source=1 without tm not refused (rc=$rc)"
+	printf '%s\n' "$out" | tail -3
+fi
+rm -f "$T_DIR/ctl"
 
 # a bad flag to ovc_admit() is refused when the script is fixed up, which
 # kamailio -c does not do: start the server for real, it must exit

@@ -8,7 +8,9 @@
 
 QUOTA_US=${QUOTA_US:-20000}	# 0.2 CPU
 PERIOD_US=100000
-RATE=${RATE:-1050}			# 3x the capped capacity, 350 cps (bench/RESULTS.md)
+load_scale
+# 3x the capped capacity (350 cps where the rates were set, bench/RESULTS.md)
+RATE=${RATE:-$(scaled 1050)}
 SECS=${SECS:-30}			# offered load duration
 WIN_FROM=${WIN_FROM:-15}	# steady-state window [WIN_FROM, SECS]
 DONE_MARGIN=${DONE_MARGIN:-1.0}	# completed calls/s: ovc > margin x none

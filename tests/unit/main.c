@@ -32,6 +32,11 @@ int main(void)
 	srunner_add_suite(sr, make_suite_sipreply());
 	srunner_add_suite(sr, make_suite_rejmem());
 	srunner_add_suite(sr, make_suite_pacer());
+	srunner_add_suite(sr, make_suite_rxq());
+	srunner_add_suite(sr, make_suite_rsoca_dos());
+	srunner_add_suite(sr, make_suite_emerg());
+	srunner_add_suite(sr, make_suite_errmsg());
+	srunner_add_suite(sr, make_suite_agering());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

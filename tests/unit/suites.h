@@ -27,5 +27,10 @@ Suite *make_suite_sipscan(void);
 Suite *make_suite_sipreply(void);
 Suite *make_suite_rejmem(void);
 Suite *make_suite_pacer(void);
+Suite *make_suite_rxq(void);
+Suite *make_suite_rsoca_dos(void);
+Suite *make_suite_emerg(void);
+Suite *make_suite_errmsg(void);
+Suite *make_suite_agering(void);
 
 #endif

@@ -100,6 +100,8 @@ START_TEST(test_defaults_match_controllers)
 	ovc_sired_defaults(&c.sired);
 	ovc_rsoca_defaults(&c.rsoca);
 	ovc_pi_defaults(&c.pi);
+	ovc_rxq_defaults(&c.rxq);
+	ovc_memctl_defaults(&c.memctl);
 	for(i = 0; i < ovc_param_count(); i++) {
 		d = ovc_param_at(i);
 		ovc_param_get(&t, d->name, &a);
@@ -221,6 +223,47 @@ START_TEST(test_cross_checks)
 }
 END_TEST
 
+/* rsoca memory control: explicit thresholds both or neither and
+ * increasing; B above B_en. */
+START_TEST(test_cross_checks_memctl)
+{
+	struct ovc_params p, before;
+	char err[256];
+
+	ovc_params_defaults(&p);
+	before = p;
+	ck_assert_int_eq(
+			ovc_param_set(&p, "rsoca.reap_b", "1.5", err, sizeof(err)),
+			OVC_ERANGE);
+	ck_assert_int_eq(
+			ovc_param_set(&p, "rsoca.reap_b", "1.5", err, sizeof(err)),
+			OVC_ERANGE);
+	ck_assert_ptr_nonnull(strstr(err, "rsoca.ben"));
+	ck_assert(memcmp(&p, &before, sizeof(p)) == 0);
+	p.memctl.mmax_bytes = 3000;
+	p.memctl.mmin_bytes = 3000;
+	ck_assert_int_eq(ovc_params_validate(&p, err, sizeof(err)), OVC_ERANGE);
+	p.memctl.mmin_bytes = 1000;
+	ck_assert_int_eq(ovc_params_validate(&p, err, sizeof(err)), OVC_OK);
+	/* one alone is fine (the other follows by eq. 9); both: increasing */
+	ovc_params_defaults(&p);
+	ck_assert_int_eq(ovc_param_set(&p, "rsoca.mmin_bytes", "1000", err,
+							 sizeof(err)),
+			OVC_OK);
+	ck_assert_int_eq(ovc_param_set(&p, "rsoca.mmax_bytes", "900", err,
+							 sizeof(err)),
+			OVC_ERANGE);
+	ck_assert_ptr_nonnull(strstr(err, "rsoca.mmin_bytes"));
+	ck_assert_int_eq(ovc_param_set(&p, "rsoca.mmax_bytes", "5000", err,
+							 sizeof(err)),
+			OVC_OK);
+	ck_assert_int_eq(
+			ovc_param_set(&p, "rsoca.reap_b", "3", err, sizeof(err)), OVC_OK);
+	ck_assert_int_eq(
+			ovc_param_set(&p, "rsoca.reap", "2", err, sizeof(err)), OVC_ERANGE);
+}
+END_TEST
+
 START_TEST(test_assign_and_names)
 {
 	struct ovc_params p, before;
@@ -271,6 +314,7 @@ Suite *make_suite_params(void)
 	tcase_add_test(tc, test_defaults_fill);
 	tcase_add_test(tc, test_defaults_match_controllers);
 	tcase_add_test(tc, test_cross_checks);
+	tcase_add_test(tc, test_cross_checks_memctl);
 	tcase_add_test(tc, test_assign_and_names);
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(each, test_each_parses_default, 0, n);

@@ -166,7 +166,7 @@ START_TEST(test_rsoca_step_dos_and_bursts)
 {
 	struct ovc_rsoca_params p;
 	struct ovc_rsoca s, before;
-	double dlg[OVC_DLG_COUNT] = {3400.0, 0.0, 100.0, 0.0, 2550.0};
+	double dlg[OVC_DLG_COUNT] = {3400.0, 0.0, 100.0, 0.0, 0.0, 2550.0};
 
 	ovc_rsoca_defaults(&p);
 	ovc_rsoca_init(&s, &p);

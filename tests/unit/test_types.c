@@ -34,6 +34,8 @@ START_TEST(test_class_names)
 	ck_assert_ptr_null(ovc_class_name((enum ovc_class) - 1));
 	ck_assert_str_eq(ovc_dlg_name(OVC_DLG_BYE), "bye");
 	ck_assert_str_eq(ovc_dlg_name(OVC_DLG_REINVITE), "reinvite");
+	ck_assert_str_eq(ovc_dlg_name(OVC_DLG_INFO), "info");
+	ck_assert_str_eq(ovc_dlg_name(OVC_DLG_OTHER), "other");
 	ck_assert_ptr_null(ovc_dlg_name(OVC_DLG_COUNT));
 }
 END_TEST

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the kernel's receive queue of Kamailio's own listening sockets
+ * (issue 9): sampling (UDP: getsockopt SO_MEMINFO on the sockets Kamailio
+ * opened; TCP: netlink sock_diag filtered by the listeners' ports; /proc as
+ * a fallback at most once per second), the wait estimate, the SO_RCVBUF
+ * bound and the per-datagram age from kernel receive timestamps.
+ */
+#ifndef OVC_RXQ_MOD_H
+#define OVC_RXQ_MOD_H
+
+#include <stdint.h>
+
+#include "ovc/rxq.h"
+#include "ovc/types.h"
+
+/* modparams rcvbuf_udp / rcvbuf_tcp: receive buffer of the listening
+ * sockets in messages (0: leave the kernel's/Kamailio's size). */
+extern int ovc_rcvbuf_udp;
+extern int ovc_rcvbuf_tcp;
+
+/* Largest accepted rcvbuf_udp / rcvbuf_tcp, messages. */
+#define OVC_RCVBUF_MAX 100000
+
+/* Main process, after Kamailio opened its sockets and before the fork
+ * (child_init(PROC_INIT)): sets SO_RCVBUF on the listening sockets as the
+ * modparams ask, records the effective sizes, and turns on kernel receive
+ * timestamps on the UDP sockets (for rxq.max_age_ms). Returns 0, or -1
+ * when a size cannot be set (logged). */
+int ovc_rxq_apply(void);
+
+/* Ticker process: reads the queues now (time now, ns) and updates the
+ * shared figures (bytes, drops, TCP bytes and backlog, the wait estimate
+ * with parameters p). */
+void ovc_rxq_sample(ovc_time_ns now, const struct ovc_rxq_params *p);
+
+/* Any process: how long the datagram this process just read from UDP
+ * socket fd waited in the kernel, ns, from the socket's receive timestamp
+ * (SIOCGSTAMPNS right after Kamailio's recvfrom); -1 when unknown (no
+ * timestamp yet, not UDP). */
+int64_t ovc_rxq_stamp_age_ns(int fd);
+
+/* Counts one datagram taken off a UDP socket (the drain of the queue);
+ * called for every datagram by the SREV_NET_DGRAM_IN hook. Lock-free. */
+void ovc_rxq_count_dgram(void);
+
+/* 1: ovc's SREV_NET_DGRAM_IN hook counts the datagrams; 0: the drain is
+ * estimated from the requests ovc_admit() sees. */
+extern int ovc_rxq_hooked;
+
+#endif

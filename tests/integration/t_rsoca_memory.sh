@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# R-SOCA memory control (004 §III-D): INVITEs through the proxy to a UAS
+# that never answers. Memory in use = live transactions x S; above M_min
+# the reaper ends INVITE transactions older than T_I B with a 500 to the
+# UAC (counted in ovc.stats and the CSV), long before tm's own timeout
+# (fr_timer 5 s here, a 408); memory in use stays below M_max; afterwards
+# Kamailio is up and OPTIONS pass again.
+. "$(dirname "$0")/lib.sh"
+
+R=100  # calls/s
+DUR=10 # s
+N=$((R * DUR))
+S=1000            # bytes per transaction (rsoca.s)
+MMIN=$((300 * S)) # M_min: 300 live transactions
+MMAX=$((1500 * S)) # M_max: 1500 live transactions
+
+kam_start 'OVC_ALGORITHM="rsoca"' 'TM_FR_TIMER=5000' \
+	'OVC_PARAM1="rsoca.mem_source=1"' \
+	"OVC_PARAM2=\"rsoca.s=$S\"" "OVC_PARAM3=\"rsoca.mmin_bytes=$MMIN\"" \
+	"OVC_PARAM4=\"rsoca.mmax_bytes=$MMAX\""
+# T_I B = 1 s x 2: an INVITE unanswered for 2 s is over age
+rpc ovc.set rsoca.reap_ti_ms 1000 >/dev/null
+rpc ovc.set rsoca.reap_b 2 >/dev/null
+# the ramp's rejects answer 503, so every 500 at the UAC is a reaped one
+rpc ovc.set rsoca.reject_code 503 >/dev/null
+rpc ovc.stats >"$T_DIR/stats0.txt"
+grep -q 'tm: yes' "$T_DIR/stats0.txt" || fail "tm bound (ovc.stats rsoca_mem.tm)"
+
+uas_start silent "$SCN/uas-silent.xml"
+start=$(date +%s)
+UAC_TIMEOUT=40 uac_run atk "$R" "$N"
+log "attack run took $(($(date +%s) - start)) s"
+uas_stop
+sleep 2
+rpc ovc.csv >"$T_DIR/ovc.csv"
+rpc ovc.stats >"$T_DIR/stats1.txt"
+
+r500=$(counts_col atk 4_500_Recv)
+r503=$(counts_col atk 3_503_Recv)
+ended=$(awk '$1 == "ended:" { e = 1; next } e && $1 == "invite:" { print $2; exit }' \
+	"$T_DIR/stats1.txt")
+csv_ended=$(csv_sum "$T_DIR/ovc.csv" reaped_invite)
+max_use=$(awk -F',' 'NR == 1 { for(i = 1; i <= NF; i++) c[$i] = i; next }
+	{ v = $(c["mem_in_use"]) + 0; if(v > m) m = v } END { print m + 0 }' "$T_DIR/ovc.csv")
+max_live=$(awk -F',' 'NR == 1 { for(i = 1; i <= NF; i++) c[$i] = i; next }
+	{ v = $(c["live_transactions"]) + 0; if(v > m) m = v } END { print m + 0 }' "$T_DIR/ovc.csv")
+mmin_csv=$(awk -F',' 'NR == 1 { for(i = 1; i <= NF; i++) c[$i] = i; next }
+	{ v = $(c["mem_min"]) } END { print v + 0 }' "$T_DIR/ovc.csv")
+log "UAC: 500=$r500 503=$r503 of $N; ended invite (stats)=$ended (csv)=$csv_ended"
+log "memory in use max=$max_use bytes (live max=$max_live), M_min=$MMIN M_max=$MMAX"
+check "over-age INVITEs ended with 500 at the UAC" "$r500 >= 100"
+check "ended counter up, matches the 500s" "$ended >= $r500 && $ended > 0"
+check "per-second CSV counts the ended ones" "$csv_ended > 0 && $csv_ended <= $ended"
+check "memory in use reached M_min" "$max_use >= $MMIN"
+check "memory in use stayed below M_max" "$max_use < $MMAX"
+check "CSV shows M_min in force" "$mmin_csv == $MMIN"
+csv_check "$T_DIR/ovc.csv" >/dev/null || fail "ovc.csv rows balance"
+
+# in-dialog transactions to a next hop that never answers: ended without
+# any reply after T_O B = 1 s x 2 (no 408 from tm's fr_timer at 5 s)
+rpc ovc.set rsoca.mmin_bytes $((50 * S)) >/dev/null
+rpc ovc.set rsoca.reap_to_ms 1000 >/dev/null
+ND=300
+mkdir -p "$T_DIR/dlg"
+(cd "$T_DIR/dlg" && timeout 40 sipp -sf "$SCN/indialog-silent.xml" -i 127.0.0.1 \
+	-p "$UAC_PORT" "127.0.0.1:$PROXY_PORT" -s ovc -key uas "127.0.0.1:$((T_BASE + 7))" \
+	-r 100 -m "$ND" -nr -nostdin -trace_counts -fd 1 >out.txt 2>&1) || true
+rpc ovc.stats >"$T_DIR/stats2.txt"
+d_end=$(awk '$1 == "ended:" { e = 1; next } e && $1 == "indialog:" { print $2; exit }' \
+	"$T_DIR/stats2.txt")
+d_off=$(stats_class indialog offered)
+d408=$(counts_col dlg 1_408_Recv)
+d404=$(counts_col dlg 4_404_Recv)
+log "in-dialog: offered=$d_off ended=$d_end; UAC 408=$d408 404=$d404 of $ND"
+check "over-age in-dialog transactions ended" "$d_end >= $ND * 0.8"
+check "ended in-dialog transactions got no reply (no 408)" "$d408 == 0"
+
+# afterwards: up, memory drains, OPTIONS pass (class other is controlled
+# by R-SOCA too: wait for P to fall)
+kill -0 "$T_KPID" 2>/dev/null && ok "kamailio up" || fail "kamailio died"
+uas_start uasopt "$SCN/uas-options.xml"
+o200=0
+for try in 1 2 3 4 5 6 7 8; do
+	sleep 1.5
+	mkdir -p "$T_DIR/opt$try"
+	(cd "$T_DIR/opt$try" && timeout 20 sipp -sf "$SCN/options.xml" -i 127.0.0.1 \
+		-p "$UAC_PORT" "127.0.0.1:$PROXY_PORT" -s ovc -r 50 -m 20 \
+		-nostdin -trace_counts -fd 1 >out.txt 2>&1) || true
+	o200=$(counts_col "opt$try" 2_200_Recv)
+	[ "$o200" -eq 20 ] && break
+done
+live_end=$(rpc ovc.stats | awk '$1 == "live:" { l = 1; next } l && $1 == "invite:" { print $2; exit }')
+log "OPTIONS answered 200: $o200 of 20 (try $try); live INVITE transactions now $live_end"
+check "OPTIONS answered after the attack" "$o200 == 20"
+
+# shutdown with live transactions: tm frees them after ovc's destroy
+uas_stop
+kpid=$T_KPID
+kill "$kpid"
+rc=0
+wait "$kpid" 2>/dev/null || rc=$?
+T_KPID=""
+check "kamailio stopped cleanly (exit status $rc)" "$rc == 0"
+finish
