@@ -25,7 +25,7 @@ cpu_plot="NaN notitle"
 has proxy_cpu && cpu_plot="'$csv' using \"t\":\"proxy_cpu\" with lines lw 2 lc rgb '#444444' title 'CPU of quota (cgroup)'"
 ovc_plot=""
 fcol=$(tr ',' '\n' <<<"$header" | grep -nx f | cut -d: -f1 || true)
-if [ -n "$fcol" ] && cut -d, -f"$fcol" "$csv" | tail -n +2 | grep -q '[0-9]'; then
+if [ -n "$fcol" ] && grep -q '[0-9]' < <(cut -d, -f"$fcol" "$csv" | tail -n +2); then
 	ovc_plot=", '$csv' using \"t\":\"cpu\" with lines lw 1 dt 2 lc rgb '#aa0000' title 'cpu (ovc)', '$csv' using \"t\":\"f\" with lines lw 2 lc rgb '#0066cc' title 'f (ovc)'"
 fi
 

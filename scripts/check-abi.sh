@@ -10,16 +10,19 @@ want_ver=$(printf '%s\n' "$kv" | sed -n 's/^version: \(.*[^ ]\) *$/\1/p')
 want_flags=$(printf '%s\n' "$kv" | sed -n 's/^flags: \(.*\)$/\1/p')
 strs=$(strings -a "$so")
 ok=1
-if ! printf '%s\n' "$strs" | grep -qxF "$want_ver"; then
+# Here-strings, not pipes: with pipefail, grep -q exiting at the first match
+# makes the writer die of SIGPIPE once the module's strings exceed a pipe
+# buffer, and the pipeline would report a mismatch that is not there.
+if ! grep -qxF "$want_ver" <<<"$strs"; then
 	echo "check-abi: version mismatch in $so" >&2
 	echo "  kamailio -V : $want_ver" >&2
-	echo "  module has  : $(printf '%s\n' "$strs" | grep -m1 '^kamailio [0-9]' || echo '(none)')" >&2
+	echo "  module has  : $(grep -m1 '^kamailio [0-9]' <<<"$strs" || echo '(none)')" >&2
 	ok=0
 fi
-if ! printf '%s\n' "$strs" | grep -qxF "$want_flags"; then
+if ! grep -qxF "$want_flags" <<<"$strs"; then
 	echo "check-abi: compile flags mismatch in $so" >&2
 	echo "  kamailio -V : $want_flags" >&2
-	echo "  module has  : $(printf '%s\n' "$strs" | grep -m1 '^USE_' || echo '(none)')" >&2
+	echo "  module has  : $(grep -m1 '^USE_' <<<"$strs" || echo '(none)')" >&2
 	ok=0
 fi
 [ "$ok" = 1 ] || exit 1
