@@ -53,22 +53,6 @@ defines() {
 	case "$v" in *guard*) echo "OVC_PARAM$n=\"rxq.guard_ms=$GUARD\"" ;; esac
 }
 
-# setup_stats NAME: mean and p95 INVITE->200 (ms) of the calls whose 200
-# came within the window, from SIPp's rtt trace (ms since SIPp started;
-# rtt ms;rtd)
-setup_stats() {
-	local f
-	f=$(ls "$T_DIR/$1"/*_rtt.csv 2>/dev/null | head -n1)
-	[ -n "$f" ] || { echo "0 0"; return; }
-	awk -F';' -v a="$WIN_FROM" -v b="$SECS" '
-		NR == 1 || $1 !~ /^[0-9.]+$/ { next }
-		{ t = $1 / 1000; if(t >= a && t <= b) print $2 }' "$f" |
-		sort -g | awk '{ v[++n] = $1; s += $1 }
-		END { if(!n) { print "0 0"; exit }
-			k = int(0.95 * n + 0.5); if(k < 1) k = 1
-			printf "%.1f %.1f\n", s / n, v[k] }'
-}
-
 for r in "${rates[@]}"; do
 	for v in $VARIANTS; do
 		name="r${r}_${v//+/_}"

@@ -263,6 +263,22 @@ timely_window() {
 		END { print vb - va }' "$T_DIR/$1/stat.csv"
 }
 
+# setup_stats NAME: mean and p95 INVITE->200 (ms) of the calls whose 200
+# came within [WIN_FROM, SECS] s, from SIPp's rtt trace (uac_run with
+# -trace_rtt; rows: ms since SIPp started;rtt ms;rtd); "0 0" if none.
+setup_stats() {
+	local f
+	f=$(ls "$T_DIR/$1"/*_rtt.csv 2>/dev/null | head -n1)
+	[ -n "$f" ] || { echo "0 0"; return; }
+	awk -F';' -v a="$WIN_FROM" -v b="$SECS" '
+		NR == 1 || $1 !~ /^[0-9.]+$/ { next }
+		{ t = $1 / 1000; if(t >= a && t <= b) print $2 }' "$f" |
+		sort -g | awk '{ v[++n] = $1; s += $1 }
+		END { if(!n) { print "0 0"; exit }
+			k = int(0.95 * n + 0.5); if(k < 1) k = 1
+			printf "%.1f %.1f\n", s / n, v[k] }'
+}
+
 # CPU per call (µs) of the capped proxy at 150 calls/s on the machine the
 # overload tests' rates were set on (measured by load_cost_us there:
 # 823-883 µs on the project's 2-core machine, 2026-11-23).
