@@ -117,8 +117,13 @@ int ovc_pi_step(struct ovc_pi *s, double dt_s, double cpu, double q,
 			|| !isfinite(q) || q < 0.0 || !isfinite(arrivals)
 			|| arrivals < 0.0)
 		return OVC_EINVAL;
-	if(cpu > 1.0)
-		cpu = 1.0;
+	/* Filter the reading as measured and clamp only the filtered value:
+	 * a saturated proxy under a CPU quota reads e.g. 0.7 and 1.3 in turn
+	 * (the window against the quota's period), and clamping each reading
+	 * first would average to less than 1 and hold alpha near 0. The
+	 * bound only keeps one absurd reading from swamping the filter. */
+	if(cpu > OVC_PI_CPU_READING_MAX)
+		cpu = OVC_PI_CPU_READING_MAX;
 	r = arrivals / dt_s / s->p.rho_m;
 	ovc_ewma_update_dt(&s->r_f, r, dt_s, s->p.tau);
 	ovc_ewma_update_dt(&s->c_f, cpu, dt_s, s->p.tau_c);
@@ -129,7 +134,7 @@ int ovc_pi_step(struct ovc_pi *s, double dt_s, double cpu, double q,
 			s->p.u_max * s->p.rho_m);
 	s->u = uq / s->p.rho_m;
 	/* CPU loop (eq. 8) */
-	ec = ovc_ewma_value(&s->c_f) - s->p.c_target;
+	ec = clamp(ovc_ewma_value(&s->c_f), 0.0, 1.0) - s->p.c_target;
 	s->alpha = pi_update(&s->ic, s->p.kpc, s->p.kic, ec, dt_s, 0.0, 1.0);
 	return OVC_OK;
 }

@@ -2,7 +2,8 @@
 /*
  * ovc unit tests - src/pi.c: 003 eq. 7-8 by hand-computed steps, output
  * limits, step tracking without steady-state error on the fluid model of
- * 003 (eq. 1, 5, 9), and no integrator windup after saturation.
+ * 003 (eq. 1, 5, 9), no integrator windup after saturation, and CPU
+ * readings above 1 filtered before they are clamped.
  */
 #include <math.h>
 #include <string.h>
@@ -95,6 +96,35 @@ START_TEST(test_pi_limits_and_bad)
 	s.iq = 4000.0;
 	ck_assert_int_eq(ovc_pi_reconfigure(&s, &p), OVC_OK);
 	ck_assert(s.iq == 500.0 && s.u <= 0.5);
+}
+END_TEST
+
+/* A saturated proxy under a CPU quota reads 0.7 and 1.3 in turn (mean 1,
+ * above C_T = 0.9): alpha must rise. Clamping each reading to 1 before
+ * the filter would average 0.85 and leave alpha at 0. A reading beyond
+ * OVC_PI_CPU_READING_MAX counts as that bound. */
+START_TEST(test_pi_unclamped_readings)
+{
+	struct ovc_pi_params p;
+	struct ovc_pi s, t;
+	int k;
+
+	ovc_pi_defaults(&p);
+	ck_assert_int_eq(ovc_pi_init(&s, &p), OVC_OK);
+	for(k = 0; k < 200; k++) /* 2 s at 10 ms */
+		ck_assert_int_eq(ovc_pi_step(&s, 0.01, k % 2 ? 1.3 : 0.7, 0.0, 0.0),
+				OVC_OK);
+	ck_assert(s.alpha > 0.9);
+	ck_assert(ovc_ewma_value(&s.c_f) > 0.95 && ovc_ewma_value(&s.c_f) < 1.05);
+	/* the same readings clamped: alpha never leaves 0 */
+	ck_assert_int_eq(ovc_pi_init(&t, &p), OVC_OK);
+	for(k = 0; k < 200; k++)
+		ovc_pi_step(&t, 0.01, k % 2 ? 1.0 : 0.7, 0.0, 0.0);
+	ck_assert(t.alpha == 0.0);
+	ck_assert_int_eq(ovc_pi_init(&t, &p), OVC_OK);
+	ovc_pi_step(&t, 0.01, 1e9, 0.0, 0.0);
+	ck_assert_double_eq_tol(ovc_ewma_value(&t.c_f), OVC_PI_CPU_READING_MAX,
+			1e-12);
 }
 END_TEST
 
@@ -213,6 +243,7 @@ Suite *make_suite_pi(void)
 	tcase_add_test(tc, test_pi_limits_and_bad);
 	tcase_add_test(tc, test_pi_tracks_step);
 	tcase_add_test(tc, test_pi_no_windup);
+	tcase_add_test(tc, test_pi_unclamped_readings);
 	suite_add_tcase(s, tc);
 	return s;
 }
