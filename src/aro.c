@@ -81,12 +81,14 @@ double ovc_aro_step(struct ovc_aro *s, double cpu, double dt_s,
 	if(!isfinite(cpu) || cpu < 0.0 || !isfinite(dt_s) || dt_s <= 0.0
 			|| !counts_ok(accepted, total))
 		return s->f;
-	if(cpu > 1.0)
-		cpu = 1.0;
+	if(cpu > OVC_CPU_READING_MAX) /* averaged as measured, then clamped */
+		cpu = OVC_CPU_READING_MAX;
 	ovc_window_push(&s->rho_win, cpu * dt_s, dt_s);
 	if(total > 0.0)
 		ovc_window_push(&s->acc_win, accepted, total);
 	if(ovc_window_ratio(&s->rho_win, &rho) == OVC_OK) {
+		if(rho > 1.0)
+			rho = 1.0;
 		s->rho = rho;
 		ovc_ewma_update(&s->rho_hat, rho);
 	}
@@ -94,7 +96,14 @@ double ovc_aro_step(struct ovc_aro *s, double cpu, double dt_s,
 	ovc_window_ratio(&s->acc_win, &s->alpha);
 	s->f_rho = scaled(s->p.f_min, s->p.rho_target,
 			ovc_ewma_value(&s->rho_hat), s->f);
-	s->f_alpha = scaled(s->p.f_min, s->p.alpha_target, s->alpha, s->f);
+	/* An epoch without packets says nothing about acceptance: only the
+	 * occupancy term acts. Otherwise alpha = alpha_target (e.g. 1 after
+	 * a quiet spell with everything admitted) gives f_alpha = f and, f
+	 * being the smaller of both terms, would hold f where it was for as
+	 * long as the proxy stays idle. */
+	s->f_alpha = total > 0.0
+						 ? scaled(s->p.f_min, s->p.alpha_target, s->alpha, s->f)
+						 : 1.0;
 	s->f = ovc_restrict(s->p.f_min,
 			s->f_alpha < s->f_rho ? s->f_alpha : s->f_rho, 1.0);
 	return s->f;

@@ -55,11 +55,13 @@ double ovc_occupancy_step(struct ovc_occupancy *s, double cpu, double dt_s)
 
 	if(!isfinite(cpu) || cpu < 0.0 || !isfinite(dt_s) || dt_s <= 0.0)
 		return s->f;
-	if(cpu > 1.0)
-		cpu = 1.0;
+	if(cpu > OVC_CPU_READING_MAX) /* averaged as measured, then clamped */
+		cpu = OVC_CPU_READING_MAX;
 	ovc_window_push(&s->win, cpu * dt_s, dt_s);
 	if(ovc_window_ratio(&s->win, &rho) != OVC_OK)
 		return s->f;
+	if(rho > 1.0)
+		rho = 1.0;
 	s->rho = rho;
 	ovc_ewma_update(&s->rho_hat, rho);
 	rh = ovc_ewma_value(&s->rho_hat);

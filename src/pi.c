@@ -117,13 +117,9 @@ int ovc_pi_step(struct ovc_pi *s, double dt_s, double cpu, double q,
 			|| !isfinite(q) || q < 0.0 || !isfinite(arrivals)
 			|| arrivals < 0.0)
 		return OVC_EINVAL;
-	/* Filter the reading as measured and clamp only the filtered value:
-	 * a saturated proxy under a CPU quota reads e.g. 0.7 and 1.3 in turn
-	 * (the window against the quota's period), and clamping each reading
-	 * first would average to less than 1 and hold alpha near 0. The
-	 * bound only keeps one absurd reading from swamping the filter. */
-	if(cpu > OVC_PI_CPU_READING_MAX)
-		cpu = OVC_PI_CPU_READING_MAX;
+	/* filtered as measured, clamped after the filter (OVC_CPU_READING_MAX) */
+	if(cpu > OVC_CPU_READING_MAX)
+		cpu = OVC_CPU_READING_MAX;
 	r = arrivals / dt_s / s->p.rho_m;
 	ovc_ewma_update_dt(&s->r_f, r, dt_s, s->p.tau);
 	ovc_ewma_update_dt(&s->c_f, cpu, dt_s, s->p.tau_c);

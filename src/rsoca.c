@@ -199,7 +199,9 @@ int ovc_rsoca_step(struct ovc_rsoca *s, double cpu, double mem, double dt_s,
 				return OVC_EINVAL;
 	}
 	if(cpu >= 0.0) {
-		ovc_ewma_update(&s->c_hat, cpu > 1.0 ? 1.0 : cpu);
+		/* averaged as measured (OVC_CPU_READING_MAX); the ramp clamps */
+		ovc_ewma_update(&s->c_hat,
+				cpu > OVC_CPU_READING_MAX ? OVC_CPU_READING_MAX : cpu);
 		pc = ovc_rsoca_ramp(ovc_ewma_value(&s->c_hat), s->p.cmin, s->p.cmax);
 		severe |= pc >= 1.0;
 	}

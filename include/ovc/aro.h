@@ -53,7 +53,9 @@ void ovc_aro_defaults(struct ovc_aro_params *p);
 /* Initialises s with f = 1. Returns OVC_OK or OVC_ERANGE (s untouched). */
 int ovc_aro_init(struct ovc_aro *s, const struct ovc_aro_params *p);
 
-/* One sample: cpu (fraction, clamped to [0, 1]) over dt_s seconds, and
+/* One sample: cpu (fraction of capacity, as measured, bounded by
+ * OVC_CPU_READING_MAX; the window's average is clamped to [0, 1]) over
+ * dt_s seconds, and
  * accepted of total packets offered over the same epoch. Returns the new f
  * in [f_min, 1]. Invalid cpu/dt_s (NaN, inf, < 0, dt_s == 0) or counts
  * (NaN, inf, < 0, accepted > total) leave everything unchanged; an epoch

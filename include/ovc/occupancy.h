@@ -41,7 +41,8 @@ int ovc_occupancy_init(struct ovc_occupancy *s,
 		const struct ovc_occupancy_params *p);
 
 /* One sample: cpu is the occupancy over the last dt_s seconds (fraction
- * of capacity, clamped to [0, 1]). Returns the new f in [f_min, 1]; NaN,
+ * of capacity, as measured, bounded by OVC_CPU_READING_MAX; the window's
+ * average is clamped to [0, 1]). Returns the new f in [f_min, 1]; NaN,
  * inf, negative cpu or dt_s <= 0 leave the state and f unchanged. */
 double ovc_occupancy_step(struct ovc_occupancy *s, double cpu, double dt_s);
 

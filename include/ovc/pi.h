@@ -58,12 +58,9 @@ int ovc_pi_init(struct ovc_pi *s, const struct ovc_pi_params *p);
  * the new ranges). Returns as ovc_pi_init(). */
 int ovc_pi_reconfigure(struct ovc_pi *s, const struct ovc_pi_params *p);
 
-/* Largest CPU reading ovc_pi_step() filters (fraction of capacity); a
- * higher reading counts as this. */
-#define OVC_PI_CPU_READING_MAX 4.0
-
 /* One period of dt_s seconds: cpu (fraction of capacity, as measured: may
- * exceed 1 over a short window; filtered, then clamped to [0, 1]), queue
+ * exceed 1 over a short window; bounded by OVC_CPU_READING_MAX, filtered,
+ * then clamped to [0, 1]), queue
  * length q (messages, >= 0) now, arrivals INVITEs arrived in the period.
  * Returns OVC_OK (s->u and s->alpha updated) or OVC_EINVAL for NaN, inf,
  * negative values or dt_s <= 0 (nothing changes). */

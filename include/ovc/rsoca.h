@@ -96,8 +96,9 @@ double ovc_rsoca_burst_limit(const struct ovc_rsoca_params *p,
 int ovc_rsoca_mem_thresholds(const struct ovc_rsoca_mem_model *m,
 		double *mmin_bytes, double *mmax_bytes);
 
-/* One interval of dt_s seconds: cpu and mem are occupancies (fractions,
- * clamped to [0, 1]; a negative value means "not measured" and that
+/* One interval of dt_s seconds: cpu and mem are occupancies (fractions;
+ * cpu averaged as measured up to OVC_CPU_READING_MAX, mem clamped to
+ * [0, 1]; a negative value means "not measured" and that
  * resource is skipped); dlg (may be NULL) the in-dialog arrivals per type
  * and invite_ok the successful initial INVITEs over the interval. Returns
  * OVC_OK, or OVC_EINVAL (NaN/inf anywhere, dt_s <= 0, negative counts:

@@ -15,6 +15,13 @@ typedef int64_t ovc_time_ns;
 #define OVC_NS_PER_MS INT64_C(1000000)
 #define OVC_NS_PER_S INT64_C(1000000000)
 
+/* Largest CPU reading (fraction of capacity) the CPU-driven controllers
+ * (occupancy, aro, rsoca, pi) take in; a higher one counts as this. They
+ * average readings as measured and clamp only the average to [0, 1]: a
+ * saturated proxy under a CPU quota reads e.g. 0.7 and 1.3 in turn over
+ * short windows, and clamping each reading first averages below 1. */
+#define OVC_CPU_READING_MAX 4.0
+
 /* Error codes: functions return 0 (OVC_OK) or one of these negatives and
  * have no side effect when they fail. */
 enum ovc_err

@@ -31,8 +31,8 @@ struct aro_vec
 static const struct aro_vec aro_vecs[] = {
 		{1.0, 1.0, 100, 100, 1.0, 1.0, 1.0, 0.9, 0.8, 0.8},
 		{1.0, 1.0, 50, 100, 1.0, 1.0, 0.75, 0.72, 0.8533333333333334, 0.72},
-		/* no packets: the acceptance window is untouched */
-		{0.5, 1.0, 0, 0, 0.75, 0.875, 0.75, 0.7405714285714288, 0.768,
+		/* no packets: the acceptance window is untouched, f_alpha = 1 */
+		{0.5, 1.0, 0, 0, 0.75, 0.875, 0.75, 0.7405714285714288, 1.0,
 				0.7405714285714288},
 		{0.2, 1.0, 90, 100, 0.35, 0.6125, 0.7, 1.0, 0.8463673469387758,
 				0.8463673469387758},
@@ -146,6 +146,50 @@ START_TEST(test_aro_more_aggressive_than_occupancy)
 }
 END_TEST
 
+/* Readings averaged as measured (see test_occupancy_unclamped_readings):
+ * 0.7 and 1.3 in turn read rho = 1; clamped first, 0.85. */
+START_TEST(test_aro_unclamped_readings)
+{
+	struct ovc_aro_params p;
+	struct ovc_aro a, b;
+	int t;
+
+	ovc_aro_defaults(&p);
+	p.alpha_target = 1.0;
+	ovc_aro_init(&a, &p);
+	ovc_aro_init(&b, &p);
+	for(t = 0; t < 100; t++) {
+		ovc_aro_step(&a, t % 2 ? 1.3 : 0.7, 0.04, 100, 100);
+		ovc_aro_step(&b, t % 2 ? 1.0 : 0.7, 0.04, 100, 100);
+	}
+	ck_assert(a.rho > 0.95 && a.rho <= 1.0);
+	ck_assert(b.rho < 0.9);
+	ck_assert(a.f < b.f);
+}
+END_TEST
+
+/* f lowered under load recovers while the proxy is idle (no packet: only
+ * the occupancy term acts), even when the last window's acceptance equals
+ * alpha_target (module, 2026-11-24: f held at 0.78 through 3 idle s). */
+START_TEST(test_aro_recovers_when_idle)
+{
+	struct ovc_aro_params p;
+	struct ovc_aro s;
+	int t;
+
+	ovc_aro_defaults(&p);
+	p.alpha_target = 1.0;
+	ovc_aro_init(&s, &p);
+	for(t = 0; t < 50; t++) /* saturated, everything admitted */
+		ovc_aro_step(&s, 1.0, 0.04, 10, 10);
+	ck_assert(s.f < 0.9);
+	for(t = 0; t < 50; t++) /* 2 s idle, no packet */
+		ovc_aro_step(&s, 0.1, 0.04, 0, 0);
+	ck_assert(s.f == 1.0);
+	ck_assert(s.alpha == 1.0); /* the last window's value is kept */
+}
+END_TEST
+
 Suite *make_suite_aro(void)
 {
 	Suite *s = suite_create("aro");
@@ -156,6 +200,8 @@ Suite *make_suite_aro(void)
 	tcase_add_test(tc, test_acceptance_alone);
 	tcase_add_test(tc, test_aro_limits_and_bad);
 	tcase_add_test(tc, test_aro_more_aggressive_than_occupancy);
+	tcase_add_test(tc, test_aro_unclamped_readings);
+	tcase_add_test(tc, test_aro_recovers_when_idle);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -181,6 +181,28 @@ START_TEST(test_occupancy_idle)
 }
 END_TEST
 
+/* Readings averaged as measured: 0.7 and 1.3 in turn (a saturated proxy
+ * under a CPU quota) are rho = 1, above the target, and f falls; clamped
+ * first they would be 0.85 and leave f at 1. */
+START_TEST(test_occupancy_unclamped_readings)
+{
+	struct ovc_occupancy_params p;
+	struct ovc_occupancy a, b;
+	int t;
+
+	ovc_occupancy_defaults(&p);
+	ovc_occupancy_init(&a, &p);
+	ovc_occupancy_init(&b, &p);
+	for(t = 0; t < 100; t++) {
+		ovc_occupancy_step(&a, t % 2 ? 1.3 : 0.7, 0.04);
+		ovc_occupancy_step(&b, t % 2 ? 1.0 : 0.7, 0.04);
+	}
+	ck_assert(a.rho > 0.95 && a.rho <= 1.0);
+	ck_assert(a.f < 0.95);
+	ck_assert(b.f == 1.0);
+}
+END_TEST
+
 Suite *make_suite_occupancy(void)
 {
 	Suite *s = suite_create("occupancy");
@@ -192,6 +214,7 @@ Suite *make_suite_occupancy(void)
 	tcase_add_test(tc, test_occupancy_plant_no_lag);
 	tcase_add_test(tc, test_occupancy_plant_defaults);
 	tcase_add_test(tc, test_occupancy_idle);
+	tcase_add_test(tc, test_occupancy_unclamped_readings);
 	suite_add_tcase(s, tc);
 	return s;
 }

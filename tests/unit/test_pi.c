@@ -102,7 +102,7 @@ END_TEST
 /* A saturated proxy under a CPU quota reads 0.7 and 1.3 in turn (mean 1,
  * above C_T = 0.9): alpha must rise. Clamping each reading to 1 before
  * the filter would average 0.85 and leave alpha at 0. A reading beyond
- * OVC_PI_CPU_READING_MAX counts as that bound. */
+ * OVC_CPU_READING_MAX counts as that bound. */
 START_TEST(test_pi_unclamped_readings)
 {
 	struct ovc_pi_params p;
@@ -123,7 +123,7 @@ START_TEST(test_pi_unclamped_readings)
 	ck_assert(t.alpha == 0.0);
 	ck_assert_int_eq(ovc_pi_init(&t, &p), OVC_OK);
 	ovc_pi_step(&t, 0.01, 1e9, 0.0, 0.0);
-	ck_assert_double_eq_tol(ovc_ewma_value(&t.c_f), OVC_PI_CPU_READING_MAX,
+	ck_assert_double_eq_tol(ovc_ewma_value(&t.c_f), OVC_CPU_READING_MAX,
 			1e-12);
 }
 END_TEST

@@ -58,6 +58,15 @@ START_TEST(test_rsoca_smoothing_vectors)
 	ck_assert_double_eq_tol(s.p_cpu, 0.2, 1e-12);
 	ck_assert_double_eq_tol(s.p_hat, 0.3072, 1e-12);
 	ck_assert_int_eq(s.severe, 0);
+	/* C is averaged as measured, bounded by OVC_CPU_READING_MAX */
+	{
+		struct ovc_rsoca t;
+
+		ck_assert_int_eq(ovc_rsoca_init(&t, &p), OVC_OK);
+		ovc_rsoca_step(&t, 9.0, -1.0, 1.0, NULL, 0);
+		ck_assert_double_eq_tol(t.c_hat.v, OVC_CPU_READING_MAX, 1e-12);
+		ck_assert_double_eq_tol(t.p_cpu, 1.0, 1e-12);
+	}
 }
 END_TEST
 
