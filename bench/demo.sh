@@ -5,9 +5,12 @@
 # Brings the testbed up (unless it already is), calibrates the capped
 # proxy (short), offers a constant 3x overload first without control
 # (none), then with ovc's default algorithm (BENCH_DEMO_ALG, default
-# occ), prints the comparison (completed calls/s and timely calls/s,
-# i.e. INVITE->200 under 500 ms) and where the plots are, and takes the
-# testbed down again if it brought it up.
+# occ), then with the same algorithm and the receive-queue settings the
+# module README recommends (age-aware rejection rxq.max_age_ms=100, the
+# guard rxq.guard_ms=50, rcvbuf_udp 2000 messages), prints the comparison
+# (completed calls/s and timely calls/s, i.e. INVITE->200 under 500 ms)
+# and where the plots are, and takes the testbed down again if it brought
+# it up.
 set -euo pipefail
 here=$(dirname "$0")
 . "$here/lib.sh"
@@ -36,22 +39,30 @@ trap finish EXIT
 t0=$(date +%s)
 rm -rf "$out"
 mkdir -p "$out"
-say "demo 1/3: calibrating the capped proxy (about a minute)"
+say "demo 1/4: calibrating the capped proxy (about a minute)"
 "$here/calibrate.sh" --quick >"$out/calibration.txt" 2>&1 ||
 	die "calibration failed: $out/calibration.txt"
 . "$BENCH_OUT/calibration.env"
 say "  rho_M = $RHO_M calls/s, beta = $BETA"
-say "demo 2/3: ${r}x rho_M ($(awk -v a="$RHO_M" -v r="$r" 'BEGIN { print a * r }') calls/s) for $dur s, no control"
+say "demo 2/4: ${r}x rho_M ($(awk -v a="$RHO_M" -v r="$r" 'BEGIN { print a * r }') calls/s) for $dur s, no control"
 "$here/run.sh" -a none -p constant -r "$r" -d "$dur" -w 3 -o "$out/none" \
 	>"$out/none.txt" 2>"$out/none.log" || die "run failed: $out/none.log"
-say "demo 3/3: the same load with ovc ($alg)"
+say "demo 3/4: the same load with ovc ($alg)"
 "$here/run.sh" -a "$alg" -p constant -r "$r" -d "$dur" -w 3 -o "$out/$alg" \
 	>"$out/$alg.txt" 2>"$out/$alg.log" || die "run failed: $out/$alg.log"
-"$here/plot-compare.sh" "$out/compare.png" "$out/none" "$out/$alg" >/dev/null
+rec=$alg+rxq
+say "demo 4/4: the same load with ovc ($alg) and the recommended receive-queue settings"
+BENCH_RCVBUF_UDP=2000 "$here/run.sh" -a "$alg" -p constant -r "$r" -d "$dur" \
+	-w 3 -P rxq.max_age_ms=100 -P rxq.guard_ms=50 -o "$out/$rec" \
+	>"$out/$rec.txt" 2>"$out/$rec.log" || die "run failed: $out/$rec.log"
+"$here/plot-compare.sh" "$out/compare.png" "$out/none" "$out/$alg" \
+	"$out/$rec=$rec" >/dev/null
 
 read -r gn tn on < <("$BENCH_BIN/ovc-jget" "$out/none/summary.json" \
 	goodput_cps timely_cps offered_cps)
 read -r go to oo < <("$BENCH_BIN/ovc-jget" "$out/$alg/summary.json" \
+	goodput_cps timely_cps offered_cps)
+read -r gr tr or < <("$BENCH_BIN/ovc-jget" "$out/$rec/summary.json" \
 	goodput_cps timely_cps offered_cps)
 {
 	echo
@@ -60,17 +71,23 @@ read -r go to oo < <("$BENCH_BIN/ovc-jget" "$out/$alg/summary.json" \
 	printf '  %-10s %14s %20s %26s\n' control "offered/s" "completed calls/s" "timely calls/s (<500 ms)"
 	printf '  %-10s %14s %20s %26s\n' none "$on" "$gn" "$tn"
 	printf '  %-10s %14s %20s %26s\n' "$alg" "$oo" "$go" "$to"
+	printf '  %-10s %14s %20s %26s\n' "$rec" "$or" "$gr" "$tr"
 	echo
-	awk -v gn="$gn" -v tn="$tn" -v go="$go" -v to="$to" -v a="$alg" 'BEGIN {
+	echo "  $rec = $alg with rxq.max_age_ms=100, rxq.guard_ms=50, rcvbuf_udp 2000"
+	awk -v gn="$gn" -v tn="$tn" -v go="$go" -v to="$to" -v gr="$gr" \
+		-v tr="$tr" -v a="$alg" -v b="$rec" 'BEGIN {
 		printf "  with %s: %.2fx the completed calls, %.2fx the timely calls of no control\n",
-			a, (gn > 0 ? go / gn : 0), (tn > 0 ? to / tn : 0) }'
+			a, (gn > 0 ? go / gn : 0), (tn > 0 ? to / tn : 0)
+		printf "  with %s: %.2fx the completed calls, %.2fx the timely calls of no control\n",
+			b, (gn > 0 ? gr / gn : 0), (tn > 0 ? tr / tn : 0) }'
 	echo
 	"$here/summary-line.sh" --header "$out/none/summary.json" \
-		"$out/$alg/summary.json" | sed 's/^/  /'
+		"$out/$alg/summary.json" "$out/$rec/summary.json" | sed 's/^/  /'
 	echo
 	echo "  plots:   $out/compare.png"
 	echo "           $out/none/plot.png"
 	echo "           $out/$alg/plot.png"
+	echo "           $out/$rec/plot.png"
 	echo "  data:    $out/*/merged.csv, $out/*/summary.json"
 	echo "  elapsed: $(($(date +%s) - t0)) s"
 } | tee "$out/comparison.txt"

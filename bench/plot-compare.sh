@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/plot-compare.sh - several runs of the same profile on one picture.
 #
-#   plot-compare.sh OUT.png RUN_DIR...
+#   plot-compare.sh OUT.png RUN_DIR[=LABEL]...
 #
+# Each run is named by LABEL, else by the algorithm in its summary.json.
 # Top: completed calls/s (solid) and timely calls/s (INVITE->200 under
 # 500 ms, dashed) of each run over time, with the offered load and rho_M.
 # Bottom: p95 setup delay of each run (log scale).
@@ -12,15 +13,19 @@ set -euo pipefail
 
 out=$1
 shift
-[ $# -ge 1 ] || die "usage: plot-compare.sh OUT.png RUN_DIR..."
+[ $# -ge 1 ] || die "usage: plot-compare.sh OUT.png RUN_DIR[=LABEL]..."
 colors=('#cc0000' '#009900' '#0066cc' '#cc6600' '#884488' '#008888')
 top=""
 bot=""
 i=0
-for d in "$@"; do
+for arg in "$@"; do
+	d=${arg%%=*}
+	lab=
+	[ "$d" = "$arg" ] || lab=${arg#*=}
 	read -r alg rho off good timely < <("$BENCH_BIN/ovc-jget" \
 		"$d/summary.json" meta.algorithm rho_m offered_cps goodput_cps \
 		timely_cps)
+	alg=${lab:-$alg}
 	c=${colors[$((i % ${#colors[@]}))]}
 	csv="$d/merged.csv"
 	[ -z "$top" ] && top="'$csv' using \"t\":\"offered_cps\" with lines lw 1 lc rgb '#000000' title 'offered ($alg run)', $rho with lines dt 2 lc rgb '#0000cc' title 'rho_M', "

@@ -11,7 +11,8 @@
 # BENCH_TAILDROP_CPS), reject (every INVITE rejected: beta calibration),
 # or any ovc algorithm (ovc-proxy.cfg with modules/ovc/ovc.so,
 # cpu_source=cgroup). NAME=VALUE pairs become ovc parameters
-# (OVC_PARAM1..3). Kamailio runs inside the proxy host, in the CPU-capped
+# (OVC_PARAM1..3); BENCH_RCVBUF_UDP=N sets the rcvbuf_udp modparam (UDP
+# receive buffer, messages; unset: Kamailio's size). Kamailio runs inside the proxy host, in the CPU-capped
 # cgroup, with every capability dropped. Its control socket is
 # $BENCH_STATE/proxy.ctl.
 #
@@ -41,6 +42,8 @@ proxy_defines() {
 		echo "-A OVC_SO=\"$BENCH_TOP/modules/ovc/ovc.so\""
 		echo "-A OVC_ALGORITHM=\"$alg\""
 		echo "-A OVC_CPU_SOURCE=\"cgroup\""
+		[ -z "${BENCH_RCVBUF_UDP:-}" ] ||
+			echo "-A OVC_RCVBUF_UDP=$BENCH_RCVBUF_UDP"
 		for kv in "$@"; do
 			echo "-A OVC_PARAM$i=\"$kv\""
 			i=$((i + 1))
