@@ -125,18 +125,25 @@ START_TEST(test_aro_limits_and_bad)
 }
 END_TEST
 
+/* Two controllers with default parameters but alpha_targ 1. */
+static void init_pair_alpha1(struct ovc_aro *a, struct ovc_aro *b)
+{
+	struct ovc_aro_params p;
+
+	ovc_aro_defaults(&p);
+	p.alpha_target = 1.0;
+	ck_assert_int_eq(ovc_aro_init(a, &p), OVC_OK);
+	ck_assert_int_eq(ovc_aro_init(b, &p), OVC_OK);
+}
+
 START_TEST(test_aro_more_aggressive_than_occupancy)
 {
 	/* With alpha_targ 1 and full acceptance, ARO reduces to occupancy's
 	 * f_rho; any rejection seen in alpha only lowers f further. */
-	struct ovc_aro_params p;
 	struct ovc_aro a, b;
 	int t;
 
-	ovc_aro_defaults(&p);
-	p.alpha_target = 1.0;
-	ovc_aro_init(&a, &p);
-	ovc_aro_init(&b, &p);
+	init_pair_alpha1(&a, &b);
 	for(t = 0; t < 100; t++) {
 		ovc_aro_step(&a, 1.0, 0.04, 100, 100);
 		ovc_aro_step(&b, 1.0, 0.04, 80, 100);
@@ -150,14 +157,10 @@ END_TEST
  * 0.7 and 1.3 in turn read rho = 1; clamped first, 0.85. */
 START_TEST(test_aro_unclamped_readings)
 {
-	struct ovc_aro_params p;
 	struct ovc_aro a, b;
 	int t;
 
-	ovc_aro_defaults(&p);
-	p.alpha_target = 1.0;
-	ovc_aro_init(&a, &p);
-	ovc_aro_init(&b, &p);
+	init_pair_alpha1(&a, &b);
 	for(t = 0; t < 100; t++) {
 		ovc_aro_step(&a, t % 2 ? 1.3 : 0.7, 0.04, 100, 100);
 		ovc_aro_step(&b, t % 2 ? 1.0 : 0.7, 0.04, 100, 100);
@@ -173,13 +176,10 @@ END_TEST
  * alpha_target (module, 2026-11-24: f held at 0.78 through 3 idle s). */
 START_TEST(test_aro_recovers_when_idle)
 {
-	struct ovc_aro_params p;
-	struct ovc_aro s;
+	struct ovc_aro s, unused;
 	int t;
 
-	ovc_aro_defaults(&p);
-	p.alpha_target = 1.0;
-	ovc_aro_init(&s, &p);
+	init_pair_alpha1(&s, &unused);
 	for(t = 0; t < 50; t++) /* saturated, everything admitted */
 		ovc_aro_step(&s, 1.0, 0.04, 10, 10);
 	ck_assert(s.f < 0.9);
