@@ -81,9 +81,8 @@ double ovc_aro_step(struct ovc_aro *s, double cpu, double dt_s,
 	if(!isfinite(cpu) || cpu < 0.0 || !isfinite(dt_s) || dt_s <= 0.0
 			|| !counts_ok(accepted, total))
 		return s->f;
-	if(cpu > OVC_CPU_READING_MAX) /* averaged as measured, then clamped */
-		cpu = OVC_CPU_READING_MAX;
-	ovc_window_push(&s->rho_win, cpu * dt_s, dt_s);
+	/* averaged as measured, then clamped */
+	ovc_window_push(&s->rho_win, ovc_cpu_reading(cpu) * dt_s, dt_s);
 	if(total > 0.0)
 		ovc_window_push(&s->acc_win, accepted, total);
 	if(ovc_window_ratio(&s->rho_win, &rho) == OVC_OK) {

@@ -55,9 +55,8 @@ double ovc_occupancy_step(struct ovc_occupancy *s, double cpu, double dt_s)
 
 	if(!isfinite(cpu) || cpu < 0.0 || !isfinite(dt_s) || dt_s <= 0.0)
 		return s->f;
-	if(cpu > OVC_CPU_READING_MAX) /* averaged as measured, then clamped */
-		cpu = OVC_CPU_READING_MAX;
-	ovc_window_push(&s->win, cpu * dt_s, dt_s);
+	/* averaged as measured, then clamped */
+	ovc_window_push(&s->win, ovc_cpu_reading(cpu) * dt_s, dt_s);
 	if(ovc_window_ratio(&s->win, &rho) != OVC_OK)
 		return s->f;
 	if(rho > 1.0)

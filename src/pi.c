@@ -117,12 +117,10 @@ int ovc_pi_step(struct ovc_pi *s, double dt_s, double cpu, double q,
 			|| !isfinite(q) || q < 0.0 || !isfinite(arrivals)
 			|| arrivals < 0.0)
 		return OVC_EINVAL;
-	/* filtered as measured, clamped after the filter (OVC_CPU_READING_MAX) */
-	if(cpu > OVC_CPU_READING_MAX)
-		cpu = OVC_CPU_READING_MAX;
 	r = arrivals / dt_s / s->p.rho_m;
 	ovc_ewma_update_dt(&s->r_f, r, dt_s, s->p.tau);
-	ovc_ewma_update_dt(&s->c_f, cpu, dt_s, s->p.tau_c);
+	/* filtered as measured, clamped after the filter */
+	ovc_ewma_update_dt(&s->c_f, ovc_cpu_reading(cpu), dt_s, s->p.tau_c);
 	/* queue loop (eq. 7), in INVITEs/s, then normalised by rho_M */
 	s->q_t = s->p.tq * s->p.rho_m * ovc_ewma_value(&s->r_f);
 	eq = q - s->q_t;

@@ -199,9 +199,8 @@ int ovc_rsoca_step(struct ovc_rsoca *s, double cpu, double mem, double dt_s,
 				return OVC_EINVAL;
 	}
 	if(cpu >= 0.0) {
-		/* averaged as measured (OVC_CPU_READING_MAX); the ramp clamps */
-		ovc_ewma_update(&s->c_hat,
-				cpu > OVC_CPU_READING_MAX ? OVC_CPU_READING_MAX : cpu);
+		/* averaged as measured; the ramp clamps */
+		ovc_ewma_update(&s->c_hat, ovc_cpu_reading(cpu));
 		pc = ovc_rsoca_ramp(ovc_ewma_value(&s->c_hat), s->p.cmin, s->p.cmax);
 		severe |= pc >= 1.0;
 	}

@@ -22,6 +22,12 @@ typedef int64_t ovc_time_ns;
  * short windows, and clamping each reading first averages below 1. */
 #define OVC_CPU_READING_MAX 4.0
 
+/* cpu bounded by OVC_CPU_READING_MAX (fraction of capacity). */
+static inline double ovc_cpu_reading(double cpu)
+{
+	return cpu > OVC_CPU_READING_MAX ? OVC_CPU_READING_MAX : cpu;
+}
+
 /* Error codes: functions return 0 (OVC_OK) or one of these negatives and
  * have no side effect when they fail. */
 enum ovc_err
