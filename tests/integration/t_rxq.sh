@@ -101,20 +101,19 @@ tmain=$(rpc core.psx | awk '$1 == "PID:" { p = $2 }
 	/DSC: tcp main process/ { print p; exit }')
 if [ -n "$tmain" ] && kill -STOP "$tmain"; then
 	# three connections with 700 bytes each, held open until told to go
-	python3 -c '
-import socket, sys, time, os
-cs = []
-for i in range(3):
-    c = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=2)
-    c.send(b"x" * 700)
-    cs.append(c)
-open(sys.argv[2], "w").close()
-for _ in range(100):
-    if os.path.exists(sys.argv[3]):
-        break
-    time.sleep(0.05)
-' "$TCP_PORT" "$T_DIR/tcp.up" "$T_DIR/tcp.done" &
-	py=$!
+	# (bash's /dev/tcp: no interpreter beyond what the tests already need)
+	(
+		for fd in 3 4 5; do
+			eval "exec $fd<>/dev/tcp/127.0.0.1/$TCP_PORT" || exit 1
+			printf '%0700d' 0 >&"$fd" || exit 1
+		done
+		: >"$T_DIR/tcp.up"
+		for _ in $(seq 1 100); do
+			[ -e "$T_DIR/tcp.done" ] && break
+			sleep 0.05
+		done
+	) &
+	holder=$!
 	for _ in $(seq 1 50); do
 		[ -e "$T_DIR/tcp.up" ] && break
 		sleep 0.1
@@ -122,7 +121,7 @@ for _ in range(100):
 	sleep 0.2 # a few samples of the ticker (rxq.sample_ms 20)
 	rpc ovc.stats >"$T_DIR/tcp.stats"
 	touch "$T_DIR/tcp.done"
-	wait "$py"
+	wait "$holder"
 	kill -CONT "$tmain"
 else
 	fail "no tcp main process found"
