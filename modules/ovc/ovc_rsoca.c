@@ -164,18 +164,14 @@ static void count_col(enum ovc_dlg t, enum ovc_rs_col c)
 {
 	int64_t sec = ovc_now_sec_coarse();
 
-	atomic_fetch_add_explicit(&rs->total[t][c], 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(
-			&rs->slot[sec % OVC_SLOTS][t][c], 1, memory_order_relaxed);
+	ovc_count_pair(&rs->total[t][c], &rs->slot[sec % OVC_SLOTS][t][c]);
 }
 
 void ovc_rsoca_count_event(enum ovc_rs_event e)
 {
 	int64_t sec = ovc_now_sec_coarse();
 
-	atomic_fetch_add_explicit(&rs->ev_total[e], 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(
-			&rs->ev_slot[sec % OVC_SLOTS][e], 1, memory_order_relaxed);
+	ovc_count_pair(&rs->ev_total[e], &rs->ev_slot[sec % OVC_SLOTS][e]);
 }
 
 enum ovc_rs_verdict ovc_rsoca_indialog(enum ovc_sip_method m, int dry)

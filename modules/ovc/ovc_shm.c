@@ -115,8 +115,7 @@ void ovc_shm_destroy(void)
 /* Adds one to column v of class c, in the totals and in slot. */
 static void count_one(struct ovc_counts *slot, int c, int v)
 {
-	atomic_fetch_add_explicit(&ovc->total.v[c][v], 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(&slot->v[c][v], 1, memory_order_relaxed);
+	ovc_count_pair(&ovc->total.v[c][v], &slot->v[c][v]);
 }
 
 void ovc_count_offered(enum ovc_class c, enum ovc_verdict v, int extra)
@@ -146,9 +145,7 @@ void ovc_count_event(enum ovc_event e)
 {
 	int64_t sec = ovc_now_sec_coarse();
 
-	atomic_fetch_add_explicit(&ovc->ev_total[e], 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(
-			&ovc->ev_slot[sec % OVC_SLOTS][e], 1, memory_order_relaxed);
+	ovc_count_pair(&ovc->ev_total[e], &ovc->ev_slot[sec % OVC_SLOTS][e]);
 }
 
 void ovc_counts_reset(void)

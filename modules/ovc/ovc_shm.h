@@ -203,6 +203,15 @@ void ovc_count_dequeued(enum ovc_verdict v, int extra);
 /* Counts one event e, in the totals and in the current second. */
 void ovc_count_event(enum ovc_event e);
 
+/* Adds one to a since-start counter and to its twin in the current
+ * second's slot (every per-second CSV column counts this way). */
+static inline void ovc_count_pair(
+		_Atomic uint64_t *total, _Atomic uint64_t *slot)
+{
+	atomic_fetch_add_explicit(total, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(slot, 1, memory_order_relaxed);
+}
+
 /* Zeroes totals and history (ovc.reset); the per-second rows of seconds up
  * to the current one are discarded when they close. */
 void ovc_counts_reset(void);

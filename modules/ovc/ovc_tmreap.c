@@ -399,9 +399,7 @@ static void count_ended(int c)
 {
 	int64_t sec = ovc_now_sec_coarse();
 
-	atomic_fetch_add_explicit(&tr->ended[c], 1, memory_order_relaxed);
-	atomic_fetch_add_explicit(
-			&tr->ended_slot[sec % OVC_SLOTS][c], 1, memory_order_relaxed);
+	ovc_count_pair(&tr->ended[c], &tr->ended_slot[sec % OVC_SLOTS][c]);
 }
 
 /* The transaction's reply lock, as tm's LOCK_REPLIES takes it (the
