@@ -169,14 +169,16 @@ static void apply_f(double f)
 	ovc_acceptor_set(&ovc->acc, fe);
 }
 
-/* Samples the receive queues and re-applies the guard. */
-static void rxq_tick(ovc_time_ns now)
+/* Samples the receive queues and re-applies the guard. Returns the time
+ * of the next sample (rxq.sample_ms, >= 1 ms, from now). */
+static ovc_time_ns rxq_tick(ovc_time_ns now)
 {
 	lock_get(&ovc->lock);
 	rxq_p = ovc->params.rxq;
 	lock_release(&ovc->lock);
 	ovc_rxq_sample(now, &rxq_p);
 	apply_f(ovc_dload(&ovc->f));
+	return now + (ovc_time_ns)rxq_p.sample_ms * OVC_NS_PER_MS;
 }
 
 /* Shared memory size, bytes, from the last sample. */
@@ -389,8 +391,7 @@ void ovc_ticker_run(void)
 	epoch = apply_reconfig();
 	epoch_hist.window = cpu_window(epoch);
 	next_epoch = now + epoch;
-	rxq_tick(now);
-	next_rxq = now + (ovc_time_ns)rxq_p.sample_ms * OVC_NS_PER_MS;
+	next_rxq = rxq_tick(now);
 	done = now / OVC_NS_PER_S - 1; /* last second closed */
 	next_sec = (done + 2) * OVC_NS_PER_S;
 	for(s = 0; s < OVC_SLOTS; s++) {
@@ -414,10 +415,7 @@ void ovc_ticker_run(void)
 		}
 		if(now >= next_rxq || now >= next_epoch) {
 			/* the queue-based controllers read the queue of this instant */
-			rxq_tick(now);
-			next_rxq = now + (ovc_time_ns)(rxq_p.sample_ms ? rxq_p.sample_ms
-															: 20)
-									 * OVC_NS_PER_MS;
+			next_rxq = rxq_tick(now);
 		}
 		if(now >= next_epoch) {
 			uint64_t mem_used;
