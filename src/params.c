@@ -169,8 +169,8 @@ static const struct ovc_param_def param_table[] = {
 	{"rxq.guard_f_min", D, 0.05, 0, 1, OFF(rxq.guard_f_min), "fraction",
 		"smallest cap the guard sets"},
 	{"rxq.max_age_ms", U, 0, 0, 60000, OFF(rxq.max_age_ms), "ms",
-		"reject (503) an initial INVITE that waited longer than this in the "
-		"receive queue (0: off)"},
+		"reject an initial INVITE that waited longer than this in the "
+		"receive queue (the reject reply in force; 0: off)"},
 };
 /* clang-format on */
 
