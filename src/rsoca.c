@@ -112,21 +112,27 @@ double ovc_rsoca_drop_cap(const struct ovc_rsoca_params *p)
 	return nth_root(p->ppass, p->nretx);
 }
 
+double ovc_rsoca_d_en(const struct ovc_rsoca_params *p, enum ovc_dlg t,
+		double invite_ok, double dt_s)
+{
+	double base = p->ei * dt_s;
+
+	if(invite_ok > base)
+		base = invite_ok;
+	base *= p->ben;
+	return t == OVC_DLG_REINVITE ? base * p->nr : base;
+}
+
 double ovc_rsoca_dos_drop(const struct ovc_rsoca_params *p, enum ovc_dlg t,
 		double d, double invite_ok, double dt_s)
 {
-	double base, den, drop, cap;
+	double den, drop, cap;
 
 	if((unsigned)t >= OVC_DLG_COUNT || !isfinite(d) || d <= 0.0
 			|| !isfinite(invite_ok) || invite_ok < 0.0 || !isfinite(dt_s)
 			|| dt_s <= 0.0)
 		return 0.0;
-	base = p->ei * dt_s;
-	if(invite_ok > base)
-		base = invite_ok;
-	den = base * p->ben;
-	if(t == OVC_DLG_REINVITE)
-		den *= p->nr;
+	den = ovc_rsoca_d_en(p, t, invite_ok, dt_s);
 	if(d <= den)
 		return 0.0;
 	drop = (d - den) / d;

@@ -29,9 +29,7 @@ int ovc_rsoca_dos_plan(const struct ovc_rsoca_params *p, const double *d,
 	r.i_used = invite_ok > base ? invite_ok : base;
 	r.cap = ovc_rsoca_drop_cap(p);
 	for(t = 0; t < OVC_DLG_COUNT; t++) {
-		r.d_en[t] = r.i_used * p->ben;
-		if(t == OVC_DLG_REINVITE)
-			r.d_en[t] *= p->nr;
+		r.d_en[t] = ovc_rsoca_d_en(p, (enum ovc_dlg)t, invite_ok, dt_s);
 		r.p_drop[t] = ovc_rsoca_dos_drop(
 				p, (enum ovc_dlg)t, d[t], invite_ok, dt_s);
 		r.accept[t] = 1.0 - r.p_drop[t];

@@ -80,6 +80,11 @@ double ovc_rsoca_ramp(double x, double rmin, double rmax);
 /* Eq. 4: the largest drop probability, p_pass^(1/n), in [0, 1]. */
 double ovc_rsoca_drop_cap(const struct ovc_rsoca_params *p);
 
+/* Eq. 5-6: D_en of in-dialog type t, requests per interval:
+ * max(E_I dt_s, invite_ok) B_en, times N_r for re-INVITEs. */
+double ovc_rsoca_d_en(const struct ovc_rsoca_params *p, enum ovc_dlg t,
+		double invite_ok, double dt_s);
+
 /* Eq. 3-6: drop probability of in-dialog type t for d arrivals and
  * invite_ok successful initial INVITEs over dt_s seconds. */
 double ovc_rsoca_dos_drop(const struct ovc_rsoca_params *p, enum ovc_dlg t,
