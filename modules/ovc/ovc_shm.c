@@ -2,6 +2,7 @@
 /*
  * ovc - shared state allocation and the lock-free counters.
  */
+#include <errno.h>
 #include <string.h>
 #include <time.h>
 
@@ -35,6 +36,16 @@ ovc_time_ns ovc_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (ovc_time_ns)ts.tv_sec * OVC_NS_PER_S + ts.tv_nsec;
+}
+
+void ovc_sleep_until(ovc_time_ns t)
+{
+	struct timespec ts;
+
+	ts.tv_sec = t / OVC_NS_PER_S;
+	ts.tv_nsec = t % OVC_NS_PER_S;
+	while(clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
 }
 
 int64_t ovc_now_sec_coarse(void)

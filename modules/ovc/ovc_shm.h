@@ -187,6 +187,9 @@ double ovc_dload(ovc_atomic_double *a);
 /* Monotonic time, ns (CLOCK_MONOTONIC). */
 ovc_time_ns ovc_now_ns(void);
 
+/* Sleeps until t (ns on ovc_now_ns()'s clock), resuming after signals. */
+void ovc_sleep_until(ovc_time_ns t);
+
 /* Monotonic second for counting slots (coarse clock, cheap). */
 int64_t ovc_now_sec_coarse(void);
 

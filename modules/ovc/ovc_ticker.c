@@ -368,16 +368,6 @@ static ovc_time_ns apply_reconfig(void)
 	return epoch;
 }
 
-static void sleep_until(ovc_time_ns t)
-{
-	struct timespec ts;
-
-	ts.tv_sec = t / OVC_NS_PER_S;
-	ts.tv_nsec = t % OVC_NS_PER_S;
-	while(clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-		;
-}
-
 void ovc_ticker_run(void)
 {
 	ovc_time_ns now, epoch, next_epoch, next_sec, next_rxq;
@@ -404,7 +394,7 @@ void ovc_ticker_run(void)
 		{
 			ovc_time_ns wake = next_epoch < next_sec ? next_epoch : next_sec;
 
-			sleep_until(next_rxq < wake ? next_rxq : wake);
+			ovc_sleep_until(next_rxq < wake ? next_rxq : wake);
 		}
 		cfg_update();
 		now = ovc_now_ns();

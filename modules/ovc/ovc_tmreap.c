@@ -502,22 +502,13 @@ static void reap_pass(void)
 	}
 }
 
-static void nap_until(ovc_time_ns t)
-{
-	struct timespec ts;
-
-	ts.tv_sec = t / OVC_NS_PER_S;
-	ts.tv_nsec = t % OVC_NS_PER_S;
-	clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-}
-
 static void reaper_run(void)
 {
 	ovc_time_ns next = ovc_now_ns();
 
 	for(;;) {
 		next += TR_PERIOD_NS;
-		nap_until(next);
+		ovc_sleep_until(next);
 		if(ovc_now_ns() > next + 10 * TR_PERIOD_NS)
 			next = ovc_now_ns(); /* fell far behind: re-base */
 		cfg_update();
