@@ -6,14 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ascii.h"
 #include "ovc/emerg.h"
 #include "ovc/errmsg.h"
 #include "ovc/types.h"
-
-static char lower(char c)
-{
-	return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
-}
 
 /* a and b (n bytes each) equal, ignoring letter case. */
 static int ieq(const char *a, const char *b, size_t n)
@@ -21,7 +17,7 @@ static int ieq(const char *a, const char *b, size_t n)
 	size_t i;
 
 	for(i = 0; i < n; i++)
-		if(lower(a[i]) != lower(b[i]))
+		if(ovc_lower((unsigned char)a[i]) != ovc_lower((unsigned char)b[i]))
 			return 0;
 	return 1;
 }

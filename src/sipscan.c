@@ -22,6 +22,7 @@
  */
 #include <string.h>
 
+#include "ascii.h"
 #include "ovc/sipscan.h"
 
 #define MAX_MSG 65536u /* bytes of the whole message */
@@ -85,11 +86,6 @@ static int is_lws(unsigned char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-static unsigned char lower(unsigned char c)
-{
-	return (c >= 'A' && c <= 'Z') ? (unsigned char)(c + 32) : c;
-}
-
 static int is_uri_char(unsigned char c)
 {
 	return cclass[c] & C_URI;
@@ -101,7 +97,7 @@ static int span_ieq(const char *buf, uint32_t off, uint32_t n, const char *w)
 	uint32_t i;
 
 	for(i = 0; i < n; i++) {
-		if(w[i] == '\0' || lower((unsigned char)buf[off + i]) != w[i])
+		if(w[i] == '\0' || ovc_lower((unsigned char)buf[off + i]) != w[i])
 			return 0;
 	}
 	return w[n] == '\0';
@@ -502,7 +498,7 @@ static enum hdr_kind header_kind(const char *buf, size_t s, size_t e)
 	uint32_t n = (uint32_t)(e - s);
 
 	if(n == 1) {
-		switch(lower((unsigned char)buf[s])) {
+		switch(ovc_lower((unsigned char)buf[s])) {
 			case 'v':
 				return H_VIA;
 			case 'f':
@@ -516,7 +512,7 @@ static enum hdr_kind header_kind(const char *buf, size_t s, size_t e)
 		}
 		return H_OTHER;
 	}
-	switch(lower((unsigned char)buf[s])) {
+	switch(ovc_lower((unsigned char)buf[s])) {
 		case 'v':
 			return span_ieq(buf, (uint32_t)s, n, "via") ? H_VIA : H_OTHER;
 		case 'f':
