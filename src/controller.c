@@ -311,6 +311,50 @@ static int ctl_run(struct ovc_ctl *c, const struct ovc_measure *m, double dt,
 	}
 }
 
+double ovc_ctl_queue_target_s(const struct ovc_ctl *c)
+{
+	return c->alg == OVC_ALG_PI ? c->p.pi.tq : 0.0;
+}
+
+void ovc_ctl_release(struct ovc_ctl *c)
+{
+	double u = c->last.u;
+
+	switch(c->alg) {
+		case OVC_ALG_BBC:
+			c->u.bbc.overload = 0;
+			c->u.bbc.f = 1.0;
+			break;
+		case OVC_ALG_OCC:
+			c->u.occ.f = 1.0;
+			break;
+		case OVC_ALG_OCCUPANCY:
+			c->u.occupancy.f = 1.0;
+			break;
+		case OVC_ALG_ARO:
+			c->u.aro.f = 1.0;
+			c->u.aro.f_rho = 1.0;
+			c->u.aro.f_alpha = 1.0;
+			break;
+		case OVC_ALG_RSOCA:
+			c->u.rsoca.p_hat = 0.0;
+			c->u.rsoca.p_reject = 0.0;
+			break;
+		case OVC_ALG_PI:
+			c->u.pi.ic = 0.0;
+			c->u.pi.alpha = 0.0;
+			break;
+		default:
+			return; /* none; sired's f is a function of its q^ */
+	}
+	c->last.f = 1.0;
+	c->last.alpha = 0.0;
+	c->last.u = u;
+	c->last.p_reject[OVC_CLASS_INVITE] = 0.0;
+	c->last.p_reject[OVC_CLASS_REGISTER] = 0.0;
+	c->last.p_reject[OVC_CLASS_OTHER] = 0.0;
+}
+
 int ovc_ctl_step(struct ovc_ctl *c, const struct ovc_measure *m,
 		ovc_time_ns now, struct ovc_output *out)
 {

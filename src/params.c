@@ -163,14 +163,21 @@ static const struct ovc_param_def param_table[] = {
 	{"rxq.tau_ms", D, 500, 0, 60000, OFF(rxq.tau_ms), "ms",
 		"time constant of the drain-rate filter of the wait estimate (several "
 		"CFS periods under a CPU quota)"},
-	{"rxq.guard_ms", D, 0, 0, 60000, OFF(rxq.guard_ms), "ms",
+	{"rxq.guard_ms", D, -1, -1, 60000, OFF(rxq.guard_ms), "ms",
 		"estimated wait above which occ, occupancy, aro, rsoca and pi get "
-		"f capped at guard_ms/wait (0: off)"},
+		"f capped at guard_ms/wait during overload (0: off; -1: T1/10)"},
 	{"rxq.guard_f_min", D, 0.05, 0, 1, OFF(rxq.guard_f_min), "fraction",
 		"smallest cap the guard sets"},
-	{"rxq.max_age_ms", U, 0, 0, 60000, OFF(rxq.max_age_ms), "ms",
+	{"rxq.max_age_ms", D, -1, -1, 60000, OFF(rxq.max_age_ms), "ms",
 		"reject an initial INVITE that waited longer than this in the "
-		"receive queue (the reject reply in force; 0: off)"},
+		"receive queue (the reject reply in force; 0: off; -1: "
+		"max(T1/5, CFS stall + T1/25))"},
+	{"rxq.onset_ms", D, -1, -1, 60000, OFF(rxq.onset_ms), "ms",
+		"overload is evident when even the freshest initial INVITE of a "
+		"window waited longer; below it nothing is refused (0: always "
+		"overloaded, the papers' behaviour; -1: T1/25)"},
+	{"rxq.t1_ms", U, 500, 50, 10000, OFF(rxq.t1_ms), "ms",
+		"RFC 3261 T1 of the callers, the base of the derived rxq settings"},
 };
 /* clang-format on */
 

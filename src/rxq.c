@@ -22,9 +22,11 @@ void ovc_rxq_defaults(struct ovc_rxq_params *p)
 {
 	p->sample_ms = 20;
 	p->tau_ms = 500;
-	p->guard_ms = 0;
+	p->guard_ms = -1;
 	p->guard_f_min = 0.05;
-	p->max_age_ms = 0;
+	p->max_age_ms = -1;
+	p->onset_ms = -1;
+	p->t1_ms = 500;
 }
 
 struct tok

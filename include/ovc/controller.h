@@ -91,6 +91,19 @@ enum ovc_alg ovc_ctl_alg(const struct ovc_ctl *c);
 int ovc_ctl_step(struct ovc_ctl *c, const struct ovc_measure *m,
 		ovc_time_ns now, struct ovc_output *out);
 
+/* Queueing time, s, c keeps in the in-core queue by design (pi: T_q),
+ * which is therefore no evidence of overload; 0 for the others. */
+double ovc_ctl_queue_target_s(const struct ovc_ctl *c);
+
+/* Releases c's decision while the proxy shows no overload (ovc/onset.h):
+ * the acceptance fraction goes back to 1 and what would drive it down
+ * again at once is cleared (occ/occupancy/aro f, bbc's overload state,
+ * rsoca's smoothed P, pi's CPU-loop integrator and alpha), while the
+ * measurements' filters and windows, pi's queue loop and rsoca's DoS
+ * state are kept. sired's f is a function of its averaged queue and is
+ * left as it is. */
+void ovc_ctl_release(struct ovc_ctl *c);
+
 /* Last output without stepping. */
 void ovc_ctl_last(const struct ovc_ctl *c, struct ovc_output *out);
 

@@ -18,13 +18,18 @@ struct ovc_rxq_params
 {
 	unsigned sample_ms;	 /* sampling period of the sockets' queues, ms */
 	double tau_ms;		 /* time constant of the drain-rate filter, ms */
-	double guard_ms;	 /* wait above which f is capped, ms; 0: off */
+	double guard_ms;	 /* wait above which f is capped, ms; 0: off,
+							< 0: derived (ovc/derive.h) */
 	double guard_f_min;	 /* smallest cap the guard sets, fraction */
-	unsigned max_age_ms; /* INVITEs older than this are rejected; 0: off */
+	double max_age_ms;	 /* INVITEs older than this are rejected, ms; 0:
+							off, < 0: derived */
+	double onset_ms;	 /* least wait that is evidence of overload, ms;
+							0: always overloaded, < 0: derived */
+	unsigned t1_ms;		 /* RFC 3261 T1 the derivations start from, ms */
 };
 
-/* Fills p with the defaults: sample every 20 ms, tau 500 ms, guard and
- * age rejection off, guard floor 0.05. */
+/* Fills p with the defaults: sample every 20 ms, tau 500 ms, guard, age
+ * limit and onset derived (-1), guard floor 0.05, T1 500 ms. */
 void ovc_rxq_defaults(struct ovc_rxq_params *p);
 
 /* TCP states of the "st" column that matter here. */

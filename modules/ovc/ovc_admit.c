@@ -21,6 +21,7 @@
 #include "ovc/sipscan.h"
 
 #include "ovc_admit.h"
+#include "ovc_onset.h"
 #include "ovc_queue.h"
 #include "ovc_rxq.h"
 #include "ovc_rsoca.h"
@@ -240,20 +241,19 @@ static uint64_t request_key(const char *buf, const struct ovc_sip_scan *sc)
 	return ovc_sip_request_key(tag_secret, buf, sc);
 }
 
-/* Has the initial INVITE this process just read from UDP socket fd (-1:
- * not UDP) waited longer than rxq.max_age_ms in the kernel's receive
- * queue? Its age is the socket's kernel receive timestamp (SIOCGSTAMPNS,
- * which reports the datagram this process's recvfrom returned last), else
- * the estimated wait of the queue (bytes / drain rate). TCP requests are
- * not checked. */
-static int too_old(int fd)
+/* How long the initial INVITE this process just read from UDP socket fd
+ * (-1: not UDP) waited in the kernel's receive queue, ns: its kernel
+ * receive timestamp (SIOCGSTAMPNS, which reports the datagram a process
+ * read from the socket last: exact with one receiver per socket, else the
+ * newest datagram read by any of them, so ages come out low), else the
+ * estimated wait of the queue (bytes / drain rate). -1 for TCP. Noted for
+ * the overload evidence (ovc_onset.h). */
+static int64_t rx_age(int fd)
 {
-	unsigned max = atomic_load_explicit(
-			&ovc->rxq_max_age_ms, memory_order_relaxed);
 	int64_t age;
 
 	if(fd < 0)
-		return 0;
+		return -1;
 	age = ovc_rxq_stamp_age_ns(fd);
 	if(age >= 0) {
 		atomic_fetch_add_explicit(
@@ -263,7 +263,8 @@ static int too_old(int fd)
 		atomic_fetch_add_explicit(
 				&ovc->rxq_age_estimated, 1, memory_order_relaxed);
 	}
-	return ovc_rxq_too_old(age, max);
+	ovc_onset_note_rx(age);
+	return age;
 }
 
 /* The decision both paths share, on a classified request (sc: its raw
@@ -292,6 +293,7 @@ static enum ovc_outcome decide(enum ovc_class c, enum ovc_sip_method m,
 	int rsoca = atomic_load_explicit(&ovc->alg, memory_order_relaxed)
 				== OVC_ALG_RSOCA;
 	int prev = -1, queue, ctl = controlled(ack_cancel, c), age_on;
+	int64_t age = -1;
 	enum ovc_rs_verdict rv;
 
 	*key = 0;
@@ -324,6 +326,8 @@ static enum ovc_outcome decide(enum ovc_class c, enum ovc_sip_method m,
 		ovc_count_offered(c, OVC_V_ADMITTED, -1);
 		return OVC_OUT_ADMITTED;
 	}
+	if(c == OVC_CLASS_INVITE && !ack_cancel)
+		age = rx_age(fd);
 	if(sc != NULL) {
 		*key = request_key(buf, sc);
 		prev = ovc_rejmem_get(ovc->rejmem, *key, now, OVC_DECISION_TTL);
@@ -342,7 +346,10 @@ static enum ovc_outcome decide(enum ovc_class c, enum ovc_sip_method m,
 		ovc_count_offered(c, OVC_V_ADMITTED, -1);
 		return OVC_OUT_ADMITTED;
 	}
-	if(age_on && too_old(fd)) {
+	if(age_on
+			&& ovc_rxq_too_old(age,
+					atomic_load_explicit(
+							&ovc->rxq_max_age_ms, memory_order_relaxed))) {
 		/* waited past rxq.max_age_ms before anyone could look at it: the
 		 * caller has retransmitted already, answer at once */
 		if(dry) {

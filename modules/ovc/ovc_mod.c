@@ -198,7 +198,7 @@ static int mp_set_queue_max_wait(modparam_t type, void *val)
 static int mp_set_rcvbuf_udp(modparam_t type, void *val)
 {
 	return int_in_range(
-			"rcvbuf_udp", val, 0, OVC_RCVBUF_MAX, &ovc_rcvbuf_udp);
+			"rcvbuf_udp", val, -1, OVC_RCVBUF_MAX, &ovc_rcvbuf_udp);
 }
 
 static int mp_set_rcvbuf_tcp(modparam_t type, void *val)

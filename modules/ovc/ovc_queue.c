@@ -14,6 +14,7 @@
 #include "core/dprint.h"
 #include "core/mem/shm_mem.h"
 
+#include "ovc_onset.h"
 #include "ovc_queue.h"
 
 struct ovc_queue *ovc_q = NULL;
@@ -153,6 +154,7 @@ struct ovc_qitem *ovc_queue_pop(ovc_time_ns now)
 			&ovc_q->sec_wait_ns[slot], wait, memory_order_relaxed);
 	atomic_fetch_add_explicit(&ovc_q->sec_waits[slot], 1, memory_order_relaxed);
 	max_store(&ovc_q->sec_wait_max_ns[slot], wait);
+	ovc_onset_note_queue(wait);
 	return e.data;
 }
 

@@ -30,11 +30,13 @@
 #include "core/dprint.h"
 #include "core/socket_info.h"
 
+#include "ovc/derive.h"
+
 #include "ovc_rxq.h"
 #include "ovc_sampler.h"
 #include "ovc_shm.h"
 
-int ovc_rcvbuf_udp;
+int ovc_rcvbuf_udp = -1; /* auto */
 int ovc_rcvbuf_tcp;
 int ovc_rxq_hooked;
 
@@ -51,13 +53,16 @@ static ovc_time_ns last_proc_udp;	/* last /proc fallback read, UDP */
 static int diag_fd = -1;			/* netlink sock_diag socket */
 static int diag_broken;				/* netlink refused: /proc only */
 
-/* Sets SO_RCVBUF on fd for msgs messages; returns the effective size
- * (bytes) read back, or 0 when it cannot be read. */
+/* Sets SO_RCVBUF on fd for msgs messages; when the kernel capped it at
+ * net.core.rmem_max and force is set, SO_RCVBUFFORCE (needs
+ * CAP_NET_ADMIN, which Kamailio has while it starts as root). Returns the
+ * effective size (bytes) read back, or 0 when it cannot be read. */
 static uint64_t set_rcvbuf(int fd, unsigned msgs, const char *what,
-		const struct socket_info *si)
+		const struct socket_info *si, int force)
 {
 	int v, eff = 0;
 	socklen_t len = sizeof(eff);
+	const char *how = "";
 
 	if(msgs > 0) {
 		v = (int)ovc_rxq_rcvbuf_value(msgs, OVC_RXQ_MSG_BYTES);
@@ -66,16 +71,49 @@ static uint64_t set_rcvbuf(int fd, unsigned msgs, const char *what,
 					what, v, si->name.len, si->name.s, strerror(errno));
 			return 0;
 		}
+		if(force && getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &eff, &len) == 0
+				&& eff < 2 * v) {
+			/* net.core.rmem_max is lower than what ovc derived */
+			if(setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &v, sizeof(v))
+					== 0)
+				how = " (above net.core.rmem_max: SO_RCVBUFFORCE)";
+			else
+				how = " (capped by net.core.rmem_max: raise it, or start"
+					  " Kamailio with CAP_NET_ADMIN)";
+		}
 	}
+	len = sizeof(eff);
 	if(getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &eff, &len) != 0 || eff < 0)
 		return 0;
 	if(msgs > 0)
 		LM_INFO("%s=%u messages: SO_RCVBUF of %.*s:%d is %d bytes (the"
-				" kernel doubled the %d asked; %d-byte messages)\n",
+				" kernel doubled the %d asked; %d-byte messages)%s\n",
 				what, msgs, si->name.len, si->name.s, si->port_no, eff,
 				(int)ovc_rxq_rcvbuf_value(msgs, OVC_RXQ_MSG_BYTES),
-				OVC_RXQ_MSG_BYTES);
+				OVC_RXQ_MSG_BYTES, how);
 	return (uint64_t)eff;
+}
+
+/* Messages rcvbuf_udp asks for on fd: the modparam, or for "auto" (-1)
+ * what ovc/derive.h sizes for the quota's stall plus the age limit (0:
+ * the socket already holds that many). */
+static unsigned udp_msgs(int fd)
+{
+	struct ovc_rxq_eff e;
+	unsigned have, want;
+	int cur = 0;
+	socklen_t len = sizeof(cur);
+
+	if(ovc_rcvbuf_udp >= 0)
+		return (unsigned)ovc_rcvbuf_udp;
+	if(getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &cur, &len) != 0 || cur < 0)
+		cur = 0;
+	have = (unsigned)cur / OVC_RXQ_MSG_BYTES;
+	ovc_derive_rxq(&ovc->params.rxq, ovc_sampler_stall_ms(), &e);
+	if(e.max_age_ms == 0) /* age limit off: size for T1/5 all the same */
+		e.max_age_ms = ovc->params.rxq.t1_ms / 5;
+	want = ovc_derive_rcvbuf_msgs(ovc_sampler_stall_ms(), e.max_age_ms, have);
+	return want > have ? want : 0;
 }
 
 int ovc_rxq_apply(void)
@@ -87,9 +125,9 @@ int ovc_rxq_apply(void)
 	for(si = udp_listen; si; si = si->next) {
 		if(si->socket < 0)
 			continue;
-		eff = set_rcvbuf(si->socket, (unsigned)ovc_rcvbuf_udp, "rcvbuf_udp",
-				si);
-		if(eff == 0 && ovc_rcvbuf_udp > 0)
+		eff = set_rcvbuf(si->socket, udp_msgs(si->socket), "rcvbuf_udp", si,
+				ovc_rcvbuf_udp < 0);
+		if(eff == 0 && ovc_rcvbuf_udp != 0)
 			return -1;
 		udp += eff;
 		/* turns on the socket's receive timestamps: the first call answers
@@ -103,7 +141,7 @@ int ovc_rxq_apply(void)
 			continue;
 		/* accepted connections inherit the listener's buffer */
 		eff = set_rcvbuf(si->socket, (unsigned)ovc_rcvbuf_tcp, "rcvbuf_tcp",
-				si);
+				si, 0);
 		if(eff == 0 && ovc_rcvbuf_tcp > 0)
 			return -1;
 		tcp += eff;
@@ -375,7 +413,6 @@ void ovc_rxq_sample(ovc_time_ns now, const struct ovc_rxq_params *p)
 		ovc_rxq_est_init(&est, p->tau_ms / 1000.0);
 		est_tau_ms = p->tau_ms;
 	}
-	atomic_store(&ovc->rxq_max_age_ms, p->max_age_ms);
 	if(ovc_sampler_rxq(&bytes, &limit, &drops) == 0) {
 		atomic_store(&ovc->rxq_bytes, bytes);
 		atomic_store(&ovc->rxq_limit, limit);

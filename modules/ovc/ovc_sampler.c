@@ -25,6 +25,8 @@
 #include "core/socket_info.h"
 #include "core/mem/shm.h"
 
+#include "ovc/derive.h"
+
 #include "ovc_sampler.h"
 
 #define OVC_PATH_MAX 512
@@ -249,6 +251,11 @@ ovc_time_ns ovc_sampler_cpu_period_ns(void)
 	if(cg_quota > 0 && cg_period_us > 0)
 		return (ovc_time_ns)cg_period_us * 1000;
 	return 100 * OVC_NS_PER_MS;
+}
+
+double ovc_sampler_stall_ms(void)
+{
+	return ovc_derive_stall_ms((double)cg_period_us / 1000.0, cg_quota);
 }
 
 int ovc_sampler_init(enum ovc_cpu_source src, double *capacity)

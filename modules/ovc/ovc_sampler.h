@@ -47,4 +47,9 @@ int ovc_sampler_rxq(uint64_t *bytes, uint64_t *limit, uint64_t *drops);
  * number of these periods reads the quota's bursts, not the load. */
 ovc_time_ns ovc_sampler_cpu_period_ns(void);
 
+/* Time of each CFS period, ms, in which the detected CPU quota keeps the
+ * proxy from running (period x (1 - quota) for a quota below one CPU);
+ * 0 without a quota. */
+double ovc_sampler_stall_ms(void);
+
 #endif

@@ -94,6 +94,7 @@ struct ovc_row
 	uint64_t rx_drops;	  /* datagrams the kernel dropped in the second */
 	double guard_f;		  /* guard's cap on f at the second's end */
 	uint64_t rcvbuf;	  /* UDP listeners' receive buffer limit, bytes */
+	int overload;		  /* 1: overload evident at the second's end */
 	uint64_t v[OVC_CLASS_COUNT][OVC_V_COUNT]; /* counts over the second */
 	uint64_t ev[OVC_E_COUNT]; /* events over the second */
 	struct ovc_rsoca_row rs;  /* R-SOCA's figures over the second */
@@ -145,6 +146,17 @@ struct ovc_shm
 	_Atomic uint64_t rxq_age_estimated; /* age checks by estimated wait */
 	_Atomic uint64_t rxq_proc_reads;	/* /proc fallback reads */
 	_Atomic uint64_t epochs; /* controller steps taken */
+
+	/* overload evidence (ovc_onset.c) */
+	_Atomic int overload;			/* 1: evident, the controllers act */
+	_Atomic uint64_t onsets;		/* transitions to overload */
+	_Atomic uint64_t onset_rx_min_ns; /* least receive-queue age of an
+										 initial INVITE in this window */
+	_Atomic uint64_t onset_q_min_ns;  /* least in-core queue wait in this
+										 window */
+	ovc_atomic_double guard_ms;		/* rxq.guard_ms in force (derived) */
+	ovc_atomic_double onset_ms;		/* rxq.onset_ms in force (derived) */
+	ovc_atomic_double stall_ms;		/* CFS stall of the detected quota */
 
 	/* counters */
 	struct ovc_counts total;		  /* since start or ovc.reset */
@@ -213,6 +225,17 @@ static inline void ovc_count_pair(
 {
 	atomic_fetch_add_explicit(total, 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(slot, 1, memory_order_relaxed);
+}
+
+/* Lowers *m to v when v is smaller. Lock-free. */
+static inline void ovc_min_store(_Atomic uint64_t *m, uint64_t v)
+{
+	uint64_t cur = atomic_load_explicit(m, memory_order_relaxed);
+
+	while(v < cur
+			&& !atomic_compare_exchange_weak_explicit(m, &cur, v,
+					memory_order_relaxed, memory_order_relaxed))
+		;
 }
 
 /* Zeroes totals and history (ovc.reset); the per-second rows of seconds up

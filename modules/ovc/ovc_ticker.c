@@ -22,6 +22,7 @@
 
 #include "ovc/cpu.h"
 
+#include "ovc_onset.h"
 #include "ovc_queue.h"
 #include "ovc_rxq.h"
 #include "ovc_rsoca.h"
@@ -137,12 +138,18 @@ struct sec_snap
 	uint64_t drops;		/* cumulative kernel drops at the second's end */
 	double guard_f;		/* guard's cap */
 	uint64_t rcvbuf;	/* UDP receive buffer limit, bytes */
+	int overload;		/* overload evident */
 };
 
 static struct sec_snap snaps[OVC_SLOTS];
 
-/* rxq.* parameters, copied under the lock at every receive-queue sample */
+/* rxq.* parameters, copied under the lock at every receive-queue sample,
+ * and the settings they resolve to */
 static struct ovc_rxq_params rxq_p;
+static struct ovc_rxq_eff rxq_eff;
+
+/* in-core queueing the algorithm keeps by design (set with it) */
+static double queue_target_s;
 
 /* Does the receive-queue guard cap this algorithm's f? The CPU-based
  * controllers and pi: they see the overload only once the proxy works on
@@ -154,15 +161,19 @@ static int guarded(enum ovc_alg a)
 		   || a == OVC_ALG_RSOCA || a == OVC_ALG_PI;
 }
 
-/* Sets the acceptor to min(f, guard cap): f is the controller's output,
- * the cap ovc_rxq_guard_cap() of the estimated receive-queue wait. */
+/* Sets the acceptor to min(f, guard cap) while overload is evident, else
+ * to 1: f is the controller's output, the cap ovc_rxq_guard_cap() of the
+ * estimated receive-queue wait. */
 static void apply_f(double f)
 {
 	double cap = 1.0, fe;
 
-	if(guarded(atomic_load(&ovc->alg)))
+	if(!ovc_overloaded()) {
+		f = 1.0;
+	} else if(guarded(atomic_load(&ovc->alg))) {
 		cap = ovc_rxq_guard_cap(ovc_dload(&ovc->rxq_wait_ms),
-				rxq_p.guard_ms, rxq_p.guard_f_min);
+				rxq_eff.guard_ms, rxq_p.guard_f_min);
+	}
 	fe = f < cap ? f : cap;
 	ovc_dstore(&ovc->rxq_guard_f, cap);
 	ovc_dstore(&ovc->f_eff, fe);
@@ -177,6 +188,8 @@ static ovc_time_ns rxq_tick(ovc_time_ns now)
 	rxq_p = ovc->params.rxq;
 	lock_release(&ovc->lock);
 	ovc_rxq_sample(now, &rxq_p);
+	ovc_onset_settings(&rxq_p, &rxq_eff);
+	ovc_onset_tick(now, &rxq_eff, rxq_p.t1_ms, queue_target_s);
 	apply_f(ovc_dload(&ovc->f));
 	return now + (ovc_time_ns)rxq_p.sample_ms * OVC_NS_PER_MS;
 }
@@ -277,6 +290,12 @@ static void do_epoch(ovc_time_ns now)
 
 	lock_get(&ovc->lock);
 	rc = ovc_ctl_step(ovc->ctl, &meas, now, &out);
+	if(rc == OVC_OK && !ovc_overloaded()) {
+		/* no overload: nothing is refused, and the controller does not
+		 * carry a fraction driven down below capacity into the next one */
+		ovc_ctl_release(ovc->ctl);
+		ovc_ctl_last(ovc->ctl, &out);
+	}
 	rho_m = ovc->ctl->p.pi.rho_m;
 	if(rc == OVC_OK)
 		ovc_rsoca_epoch_apply(ovc->ctl, &meas, &out);
@@ -317,6 +336,7 @@ static void close_second(int64_t s)
 	}
 	row.guard_f = sn->guard_f;
 	row.rcvbuf = sn->rcvbuf;
+	row.overload = sn->overload;
 	row.queue_len = sn->qlen;
 	if(ovc_q != NULL)
 		ovc_queue_second_wait(
@@ -362,6 +382,7 @@ static ovc_time_ns apply_reconfig(void)
 		}
 	}
 	epoch = (ovc_time_ns)ovc_ctl_epoch_ms(ovc->ctl) * OVC_NS_PER_MS;
+	queue_target_s = ovc_ctl_queue_target_s(ovc->ctl);
 	lock_release(&ovc->lock);
 	if(epoch < 5 * OVC_NS_PER_MS)
 		epoch = 5 * OVC_NS_PER_MS;
@@ -433,6 +454,7 @@ void ovc_ticker_run(void)
 			sn->drops = atomic_load(&ovc->rxq_drops);
 			sn->guard_f = ovc_dload(&ovc->rxq_guard_f);
 			sn->rcvbuf = atomic_load(&ovc->rxq_limit);
+			sn->overload = ovc_overloaded();
 			ovc_tmreap_snap(ended);
 			ovc_dstore(&ovc->cpu_1s, sn->cpu);
 			ovc_rsoca_second_end(ended);

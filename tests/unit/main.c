@@ -37,6 +37,8 @@ int main(void)
 	srunner_add_suite(sr, make_suite_emerg());
 	srunner_add_suite(sr, make_suite_errmsg());
 	srunner_add_suite(sr, make_suite_agering());
+	srunner_add_suite(sr, make_suite_derive());
+	srunner_add_suite(sr, make_suite_onset());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

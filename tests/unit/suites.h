@@ -32,5 +32,7 @@ Suite *make_suite_rsoca_dos(void);
 Suite *make_suite_emerg(void);
 Suite *make_suite_errmsg(void);
 Suite *make_suite_agering(void);
+Suite *make_suite_derive(void);
+Suite *make_suite_onset(void);
 
 #endif

@@ -475,6 +475,53 @@ START_TEST(test_reconfigure_keeps_state)
 END_TEST
 
 
+/* Released, a controller driven down by an overload accepts everything
+ * again, keeps pi's drain rate, and drives f down from 1 on the next
+ * overloaded epoch. */
+START_TEST(test_release_every_alg)
+{
+	struct ovc_params p;
+	struct ovc_ctl c;
+	struct ovc_measure m;
+	struct ovc_output o;
+	enum ovc_alg alg = (enum ovc_alg)_i;
+	double u;
+	int k;
+
+	ovc_params_defaults(&p);
+	ck_assert_int_eq(ovc_ctl_init(&c, alg, &p), OVC_OK);
+	measure_init(&m, 0.04, 1.0);
+	m.mem = 0.99;
+	m.queue_len = 1000;
+	m.queue_cap = 1000;
+	m.offered[OVC_CLASS_INVITE] = 1000;
+	m.admitted[OVC_CLASS_INVITE] = 1000;
+	for(k = 1; k <= 200; k++)
+		ck_assert_int_eq(ovc_ctl_step(&c, &m, k * 40 * MS, &o), OVC_OK);
+	if(alg != OVC_ALG_NONE)
+		ck_assert(o.f < 0.999); /* every one refuses something */
+	u = c.last.u;
+	ovc_ctl_release(&c);
+	ovc_ctl_last(&c, &o);
+	if(alg == OVC_ALG_SIRED) {
+		ck_assert(o.f < 0.999); /* follows its averaged queue */
+		return;
+	}
+	ck_assert(o.f == 1.0);
+	ck_assert(o.alpha == 0.0);
+	ck_assert(o.p_reject[OVC_CLASS_INVITE] == 0.0);
+	ck_assert(o.u == u);
+	assert_output_sane(&o);
+	/* the next overloaded epoch starts from 1 */
+	ck_assert_int_eq(ovc_ctl_step(&c, &m, 201 * 40 * MS, &o), OVC_OK);
+	assert_output_sane(&o);
+	if(alg == OVC_ALG_OCC)
+		ck_assert_double_eq_tol(o.f, 0.9, 1e-12); /* phi = 0.9 / 1 */
+	if(alg == OVC_ALG_OCCUPANCY || alg == OVC_ALG_ARO)
+		ck_assert(o.f > 0.5); /* one multiplicative step from 1 */
+}
+END_TEST
+
 Suite *make_suite_controller(void)
 {
 	Suite *s = suite_create("controller");
@@ -494,6 +541,7 @@ Suite *make_suite_controller(void)
 	tcase_add_test(all, test_sired_needs_capacity);
 	tcase_add_test(all, test_fuzz_every_alg);
 	tcase_add_test(all, test_reconfigure_keeps_state);
+	tcase_add_loop_test(all, test_release_every_alg, 0, OVC_ALG_COUNT);
 	suite_add_tcase(s, all);
 	return s;
 }

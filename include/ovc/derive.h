@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the receive-queue settings ovc derives from what it measures when
+ * the operator leaves them at "auto" (-1): RFC 3261's T1 (the caller's
+ * first retransmission timer), and the CFS stall of a CPU quota (the part
+ * of each period in which a quota-capped proxy cannot run at all). Pure
+ * functions; the module feeds them the quota it detected.
+ */
+#ifndef OVC_DERIVE_H
+#define OVC_DERIVE_H
+
+#include "ovc/rxq.h"
+
+/* Datagrams per second the derived receive buffer is sized to absorb
+ * during a stall plus the age limit: a 16x flood on a proxy of a few
+ * hundred calls/s, INVITEs plus the ACKs to their rejects. */
+#define OVC_DERIVE_FLOOD_DGRAMS_PER_S 10000.0
+
+/* Time, ms, in which a proxy capped to quota_cpus CPUs per CFS period of
+ * period_ms cannot run: period_ms (1 - quota_cpus) for a quota below one
+ * CPU, else 0 (no quota, quota_cpus <= 0, or anything not finite). */
+double ovc_derive_stall_ms(double period_ms, double quota_cpus);
+
+/* The settings in force, all in ms (0: off). */
+struct ovc_rxq_eff
+{
+	unsigned max_age_ms; /* age limit of an initial INVITE */
+	double guard_ms;	 /* wait above which the guard caps f */
+	double onset_ms;	 /* least wait that is evidence of overload */
+};
+
+/* Resolves p's auto (negative) values for a quota stall of stall_ms:
+ *   max_age_ms = max(T1 / 5, stall + T1 / 25): a request answered after
+ *                T1/5 still sets up within T1, and a proxy below capacity
+ *                serves every INVITE within one stall;
+ *   guard_ms   = T1 / 10;
+ *   onset_ms   = T1 / 25: below capacity the freshest INVITE of a window
+ *                longer than a CFS period waited less than this.
+ * A non-negative value in p is taken as given. */
+void ovc_derive_rxq(const struct ovc_rxq_params *p, double stall_ms,
+		struct ovc_rxq_eff *out);
+
+/* Receive buffer, in messages, for rcvbuf_udp "auto": enough for
+ * OVC_DERIVE_FLOOD_DGRAMS_PER_S during stall_ms + max_age_ms, and never
+ * less than have_msgs (the buffer the socket already has). */
+unsigned ovc_derive_rcvbuf_msgs(
+		double stall_ms, unsigned max_age_ms, unsigned have_msgs);
+
+/* Length of the window, ms, over which the least wait is taken: two CFS
+ * periods (a proxy below capacity empties its queue once per period), at
+ * least 100 ms. period_ms <= 0: no quota. */
+double ovc_derive_onset_window_ms(double period_ms);
+
+#endif

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - overload evidence for the module (see ovc_onset.h).
+ */
+#include <math.h>
+
+#include "ovc/onset.h"
+
+#include "ovc_onset.h"
+#include "ovc_sampler.h"
+#include "ovc_shm.h"
+
+/* "no INVITE in this window" */
+#define NONE_SEEN UINT64_MAX
+
+static struct ovc_onset onset;	/* ticker only */
+static ovc_time_ns window_start; /* start of the open window, ns */
+
+void ovc_onset_note_rx(int64_t wait_ns)
+{
+	if(wait_ns >= 0)
+		ovc_min_store(&ovc->onset_rx_min_ns, (uint64_t)wait_ns);
+}
+
+void ovc_onset_note_queue(uint64_t wait_ns)
+{
+	ovc_min_store(&ovc->onset_q_min_ns, wait_ns);
+}
+
+void ovc_onset_settings(const struct ovc_rxq_params *p, struct ovc_rxq_eff *eff)
+{
+	double stall = ovc_sampler_stall_ms();
+
+	ovc_derive_rxq(p, stall, eff);
+	if(p->max_age_ms < 0 && atomic_load(&ovc->alg) == OVC_ALG_NONE)
+		eff->max_age_ms = 0;
+	atomic_store(&ovc->rxq_max_age_ms, eff->max_age_ms);
+	ovc_dstore(&ovc->guard_ms, eff->guard_ms);
+	ovc_dstore(&ovc->onset_ms, eff->onset_ms);
+	ovc_dstore(&ovc->stall_ms, stall);
+}
+
+/* Least wait noted in *m since the last call, ms (-1: none), reset. */
+static double take_min_ms(_Atomic uint64_t *m)
+{
+	uint64_t v = atomic_exchange(m, NONE_SEEN);
+
+	return v == NONE_SEEN ? -1.0 : (double)v / 1e6;
+}
+
+int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
+		unsigned t1_ms, double queue_target_s)
+{
+	double win_ms, rx, q, least;
+	int on;
+
+	win_ms = ovc_derive_onset_window_ms(
+			(double)ovc_sampler_cpu_period_ns() / 1e6);
+	if(window_start == 0) {
+		ovc_onset_init(&onset);
+		window_start = now;
+		atomic_store(&ovc->onset_rx_min_ns, NONE_SEEN);
+		atomic_store(&ovc->onset_q_min_ns, NONE_SEEN);
+	}
+	if((double)(now - window_start) < win_ms * 1e6)
+		return atomic_load(&ovc->overload);
+	rx = take_min_ms(&ovc->onset_rx_min_ns);
+	q = take_min_ms(&ovc->onset_q_min_ns);
+	/* the in-core queue's own target is no evidence */
+	if(q >= 0)
+		q = fmax(q - queue_target_s * 1000.0, 0.0);
+	least = fmax(rx, q); /* either queue holding everything back */
+	on = ovc_onset_step(&onset, least, eff->onset_ms,
+			(double)(now - window_start) / 1e9, 2.0 * t1_ms / 1000.0);
+	window_start = now;
+	atomic_store(&ovc->overload, on);
+	atomic_store(&ovc->onsets, onset.onsets);
+	return on;
+}
+
+int ovc_overloaded(void)
+{
+	return atomic_load_explicit(&ovc->overload, memory_order_relaxed);
+}
