@@ -311,6 +311,19 @@ static int ctl_run(struct ovc_ctl *c, const struct ovc_measure *m, double dt,
 	}
 }
 
+void ovc_ctl_set_capacity(struct ovc_ctl *c, double rho)
+{
+	if(c->alg == OVC_ALG_PI)
+		ovc_pi_set_capacity(&c->u.pi, rho);
+}
+
+double ovc_ctl_drain_rate(const struct ovc_ctl *c, const struct ovc_output *o)
+{
+	if(c->alg != OVC_ALG_PI || !isfinite(o->u) || o->u < 0)
+		return -1.0;
+	return o->u * c->u.pi.rho_m;
+}
+
 double ovc_ctl_queue_target_s(const struct ovc_ctl *c)
 {
 	return c->alg == OVC_ALG_PI ? c->p.pi.tq : 0.0;

@@ -151,8 +151,9 @@ static const struct ovc_param_def param_table[] = {
 		"tau_c: time constant of the CPU low-pass filter"},
 	{"pi.c_target", D, 0.9, 0.01, 1, OFF(pi.c_target), "fraction",
 		"C_T: target CPU load"},
-	{"pi.rho_m", D, 1000, 1, 1e7, OFF(pi.rho_m), "INVITEs/s",
-		"rho_M: capacity, the scale of the drain rate u"},
+	{"pi.rho_m", D, 0, 0, 1e7, OFF(pi.rho_m), "INVITEs/s",
+		"rho_M: capacity, the scale of the drain rate u (0: learned from "
+		"the INVITEs served per CPU share; 1000 until then)"},
 	{"pi.u_max", D, 5, 0.01, 1000, OFF(pi.u_max), "x rho_M",
 		"largest drain rate u (saturation for anti-windup)"},
 	{"pi.epoch_ms", U, 10, 1, 60000, OFF(pi.epoch_ms), "ms",

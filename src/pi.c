@@ -28,7 +28,7 @@ void ovc_pi_defaults(struct ovc_pi_params *p)
 	p->tau = 0.1;
 	p->tau_c = 0.1;
 	p->c_target = 0.9;
-	p->rho_m = 1000.0;
+	p->rho_m = 0.0; /* learned */
 	p->u_max = 5.0;
 	p->epoch_ms = 10;
 }
@@ -44,7 +44,7 @@ static int pi_params_ok(const struct ovc_pi_params *p)
 		   && nonneg(p->kiq) && isfinite(p->tq) && p->tq > 0.0
 		   && nonneg(p->tau) && nonneg(p->tau_c) && isfinite(p->c_target)
 		   && p->c_target > 0.0 && p->c_target <= 1.0 && isfinite(p->rho_m)
-		   && p->rho_m > 0.0 && isfinite(p->u_max) && p->u_max > 0.0
+		   && p->rho_m >= 0.0 && isfinite(p->u_max) && p->u_max > 0.0
 		   && p->epoch_ms > 0;
 }
 
@@ -71,6 +71,20 @@ int ovc_pi_init(struct ovc_pi *s, const struct ovc_pi_params *p)
 	s->q_t = 0.0;
 	s->u = 0.0;
 	s->alpha = 0.0;
+	s->rho_m = p->rho_m > 0 ? p->rho_m : OVC_PI_RHO_M_START;
+	return OVC_OK;
+}
+
+int ovc_pi_set_capacity(struct ovc_pi *s, double rho)
+{
+	if(s == NULL || !isfinite(rho) || rho <= 0.0)
+		return OVC_EINVAL;
+	if(s->p.rho_m > 0)
+		return OVC_OK; /* configured */
+	s->u = s->u * s->rho_m / rho; /* the same drain in INVITEs/s */
+	s->rho_m = rho;
+	s->iq = clamp(s->iq, 0.0, s->p.u_max * rho);
+	s->u = clamp(s->u, 0.0, s->p.u_max);
 	return OVC_OK;
 }
 
@@ -81,7 +95,9 @@ int ovc_pi_reconfigure(struct ovc_pi *s, const struct ovc_pi_params *p)
 	if(!pi_params_ok(p))
 		return OVC_ERANGE;
 	s->p = *p;
-	s->iq = clamp(s->iq, 0.0, p->u_max * p->rho_m);
+	if(p->rho_m > 0)
+		s->rho_m = p->rho_m;
+	s->iq = clamp(s->iq, 0.0, p->u_max * s->rho_m);
 	s->u = clamp(s->u, 0.0, p->u_max);
 	return OVC_OK;
 }
@@ -117,16 +133,16 @@ int ovc_pi_step(struct ovc_pi *s, double dt_s, double cpu, double q,
 			|| !isfinite(q) || q < 0.0 || !isfinite(arrivals)
 			|| arrivals < 0.0)
 		return OVC_EINVAL;
-	r = arrivals / dt_s / s->p.rho_m;
+	r = arrivals / dt_s / s->rho_m;
 	ovc_ewma_update_dt(&s->r_f, r, dt_s, s->p.tau);
 	/* filtered as measured, clamped after the filter */
 	ovc_ewma_update_dt(&s->c_f, ovc_cpu_reading(cpu), dt_s, s->p.tau_c);
 	/* queue loop (eq. 7), in INVITEs/s, then normalised by rho_M */
-	s->q_t = s->p.tq * s->p.rho_m * ovc_ewma_value(&s->r_f);
+	s->q_t = s->p.tq * s->rho_m * ovc_ewma_value(&s->r_f);
 	eq = q - s->q_t;
 	uq = pi_update(&s->iq, s->p.kpq, s->p.kiq, eq, dt_s, 0.0,
-			s->p.u_max * s->p.rho_m);
-	s->u = uq / s->p.rho_m;
+			s->p.u_max * s->rho_m);
+	s->u = uq / s->rho_m;
 	/* CPU loop (eq. 8) */
 	ec = clamp(ovc_ewma_value(&s->c_f), 0.0, 1.0) - s->p.c_target;
 	s->alpha = pi_update(&s->ic, s->p.kpc, s->p.kic, ec, dt_s, 0.0, 1.0);

@@ -68,6 +68,11 @@ const char *ovc_dlg_name(enum ovc_dlg t)
 	return dlg_names[t];
 }
 
+int ovc_alg_queued(enum ovc_alg a)
+{
+	return a == OVC_ALG_BBC || a == OVC_ALG_SIRED || a == OVC_ALG_PI;
+}
+
 const char *ovc_alg_name(enum ovc_alg a)
 {
 	if((unsigned)a >= OVC_ALG_COUNT)

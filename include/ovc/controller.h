@@ -91,6 +91,14 @@ enum ovc_alg ovc_ctl_alg(const struct ovc_ctl *c);
 int ovc_ctl_step(struct ovc_ctl *c, const struct ovc_measure *m,
 		ovc_time_ns now, struct ovc_output *out);
 
+/* Gives c the capacity the proxy was measured to have (rho, INVITEs/s
+ * at full CPU; ovc/capest.h): pi uses it as rho_M when pi.rho_m is 0. */
+void ovc_ctl_set_capacity(struct ovc_ctl *c, double rho);
+
+/* Drain rate of the in-core queue that output o of c asks for, INVITEs/s
+ * (pi: u rho_M); -1: as fast as possible (every other algorithm). */
+double ovc_ctl_drain_rate(const struct ovc_ctl *c, const struct ovc_output *o);
+
 /* Queueing time, s, c keeps in the in-core queue by design (pi: T_q),
  * which is therefore no evidence of overload; 0 for the others. */
 double ovc_ctl_queue_target_s(const struct ovc_ctl *c);

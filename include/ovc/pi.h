@@ -29,7 +29,9 @@ struct ovc_pi_params
 	double tau;		   /* tau, LPF on the arrival rate, s; 003: 0.1 */
 	double tau_c;	   /* tau_c, LPF on the CPU load, s; 003: 0.1 */
 	double c_target;   /* C_T, target CPU load, fraction; 0.9 */
-	double rho_m;	   /* rho_M, capacity, INVITEs/s; 1000 */
+	double rho_m;	   /* rho_M, capacity, INVITEs/s; 0: learned
+						  (ovc_pi_set_capacity), OVC_PI_RHO_M_START
+						  until then */
 	double u_max;	   /* saturation of u, multiples of rho_M; 5 */
 	unsigned epoch_ms; /* T, control period, ms; 003: 10 */
 };
@@ -45,7 +47,16 @@ struct ovc_pi
 	double q_t;				/* last q_T, messages */
 	double u;				/* drain rate, normalised to rho_M, [0, u_max] */
 	double alpha;			/* reject ratio, [0, 1] */
+	double rho_m;			/* rho_M in force, INVITEs/s */
 };
+
+/* rho_M a learned pi starts from, INVITEs/s. */
+#define OVC_PI_RHO_M_START 1000.0
+
+/* Sets the learned capacity rho (INVITEs/s at full CPU, > 0) as rho_M
+ * when pi.rho_m is 0; a configured rho_M stays. The queue integrator is
+ * kept within its new range. Returns OVC_OK or OVC_EINVAL (s unchanged). */
+int ovc_pi_set_capacity(struct ovc_pi *s, double rho);
 
 /* Fills p with 003's tuned gains and §IV-V constants. */
 void ovc_pi_defaults(struct ovc_pi_params *p);

@@ -28,6 +28,16 @@ static inline double ovc_cpu_reading(double cpu)
 	return cpu > OVC_CPU_READING_MAX ? OVC_CPU_READING_MAX : cpu;
 }
 
+/* CPU occupancy spent on admitted work: the occupancy measured, cpu, less
+ * the part spent refusing requests, rej (both fractions of capacity);
+ * never below 0. */
+static inline double ovc_cpu_admitted(double cpu, double rej)
+{
+	double a = cpu - (rej > 0 ? rej : 0);
+
+	return a > 0 ? a : 0;
+}
+
 /* Error codes: functions return 0 (OVC_OK) or one of these negatives and
  * have no side effect when they fail. */
 enum ovc_err
@@ -90,6 +100,12 @@ enum ovc_alg
 
 /* Returns the algorithm's user-facing name ("none", "occ", ...) or NULL. */
 const char *ovc_alg_name(enum ovc_alg a);
+
+/* Does algorithm a work on the in-core INVITE queue of 003 §V (bbc,
+ * sired: its length is their signal; pi: it paces its drain)? The others
+ * decide at arrival and their admitted INVITEs go straight to the route:
+ * a second waiting room would only add to the setup delay. */
+int ovc_alg_queued(enum ovc_alg a);
 
 /* Looks an algorithm up by name (exact, lower case). Returns 0 and sets
  * *out, or OVC_ENOENT. */

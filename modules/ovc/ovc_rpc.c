@@ -124,10 +124,12 @@ static void add_rxq(rpc_t *rpc, void *th)
 	/* the settings in force (derived where the parameters say auto) */
 	guard_ms = ovc_dload(&ovc->guard_ms);
 	max_age = atomic_load(&ovc->rxq_max_age_ms);
-	rpc->struct_add(h, "dJffd", "overload", atomic_load(&ovc->overload),
+	rpc->struct_add(h, "dJffdff", "overload", atomic_load(&ovc->overload),
 			"onsets", (unsigned long long)atomic_load(&ovc->onsets),
 			"onset_ms", ovc_dload(&ovc->onset_ms), "stall_ms",
-			ovc_dload(&ovc->stall_ms), "rcvbuf_udp_msgs", ovc_rcvbuf_udp);
+			ovc_dload(&ovc->stall_ms), "rcvbuf_udp_msgs", ovc_rcvbuf_udp,
+			"cpu_reject", ovc_dload(&ovc->cpu_reject), "capacity_cps",
+			ovc_dload(&ovc->capacity));
 	rpc->struct_add(h, "JJJffJJJJJfffJJJJs", "rx_queue_bytes",
 			(unsigned long long)atomic_load(&ovc->rxq_bytes), "rx_queue_msgs",
 			(unsigned long long)(atomic_load(&ovc->rxq_bytes)
@@ -234,7 +236,7 @@ int ovc_csv_header(char *buf, int size)
 		   + snprintf(buf + n, size - n,
 				   ",mem_in_use,mem_min,mem_max,live_transactions,"
 				   "reaped_invite,reaped_indialog,reaped_register,"
-				   "reaped_other,overload");
+				   "reaped_other,overload,cpu_reject");
 }
 
 static int csv_row(const struct ovc_row *r, char *buf, int size)
@@ -287,14 +289,15 @@ static int csv_row(const struct ovc_row *r, char *buf, int size)
 	n += m;
 	return n
 		   + snprintf(buf + n, size - n,
-				   ",%.0f,%.0f,%.0f,%llu,%llu,%llu,%llu,%llu,%d", r->mem_in_use,
+				   ",%.0f,%.0f,%.0f,%llu,%llu,%llu,%llu,%llu,%d,%.4f",
+				   r->mem_in_use,
 				   r->mem_min, r->mem_max,
 				   (unsigned long long)r->live_tx,
 				   (unsigned long long)r->reaped[OVC_CLASS_INVITE],
 				   (unsigned long long)r->reaped[OVC_CLASS_INDIALOG],
 				   (unsigned long long)r->reaped[OVC_CLASS_REGISTER],
 				   (unsigned long long)r->reaped[OVC_CLASS_OTHER],
-				   r->overload);
+				   r->overload, r->cpu_reject);
 }
 
 static const char *ovc_rpc_csv_doc[2] = {

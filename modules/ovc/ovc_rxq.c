@@ -94,26 +94,49 @@ static uint64_t set_rcvbuf(int fd, unsigned msgs, const char *what,
 	return (uint64_t)eff;
 }
 
-/* Messages rcvbuf_udp asks for on fd: the modparam, or for "auto" (-1)
- * what ovc/derive.h sizes for the quota's stall plus the age limit (0:
- * the socket already holds that many). */
-static unsigned udp_msgs(int fd)
+/* Sizes of the UDP listeners' buffers as Kamailio set them, messages, in
+ * udp_listen order (set before the fork: every process has them). */
+#define OVC_RXQ_SOCKS 64
+static unsigned udp_orig[OVC_RXQ_SOCKS];
+static unsigned udp_auto_age = (unsigned)-1; /* age the sizes are for */
+
+/* Messages of the buffer fd has now. */
+static unsigned rcvbuf_msgs_now(int fd)
 {
-	struct ovc_rxq_eff e;
-	unsigned have, want;
 	int cur = 0;
 	socklen_t len = sizeof(cur);
 
-	if(ovc_rcvbuf_udp >= 0)
-		return (unsigned)ovc_rcvbuf_udp;
 	if(getsockopt(fd, SOL_SOCKET, SO_RCVBUF, &cur, &len) != 0 || cur < 0)
-		cur = 0;
-	have = (unsigned)cur / OVC_RXQ_MSG_BYTES;
-	ovc_derive_rxq(&ovc->params.rxq, ovc_sampler_stall_ms(), &e);
-	if(e.max_age_ms == 0) /* age limit off: size for T1/5 all the same */
-		e.max_age_ms = ovc->params.rxq.t1_ms / 5;
-	want = ovc_derive_rcvbuf_msgs(ovc_sampler_stall_ms(), e.max_age_ms, have);
-	return want > have ? want : 0;
+		return 0;
+	return (unsigned)cur / OVC_RXQ_MSG_BYTES;
+}
+
+int ovc_rxq_size_udp(unsigned max_age_ms)
+{
+	struct socket_info *si;
+	unsigned i = 0, want;
+	uint64_t sum = 0, eff;
+
+	if(ovc_rcvbuf_udp >= 0 || max_age_ms == udp_auto_age)
+		return 0; /* set by the modparam at start, or already done */
+	udp_auto_age = max_age_ms;
+	for(si = udp_listen; si; si = si->next, i++) {
+		if(si->socket < 0)
+			continue;
+		want = i < OVC_RXQ_SOCKS ? udp_orig[i] : rcvbuf_msgs_now(si->socket);
+		/* an age limit bounds the wait: a buffer that does not overflow
+		 * during the quota's stalls; without one, Kamailio's own size (a
+		 * large buffer alone only makes requests wait longer) */
+		if(max_age_ms > 0)
+			want = ovc_derive_rcvbuf_msgs(
+					ovc_sampler_stall_ms(), max_age_ms, want);
+		eff = set_rcvbuf(si->socket, want, "rcvbuf_udp (auto)", si, 1);
+		if(eff == 0)
+			return -1;
+		sum += eff;
+	}
+	atomic_store(&ovc->rxq_rcvbuf_udp, sum);
+	return 0;
 }
 
 int ovc_rxq_apply(void)
@@ -122,12 +145,17 @@ int ovc_rxq_apply(void)
 	uint64_t udp = 0, tcp = 0, eff;
 	struct timespec ts;
 
-	for(si = udp_listen; si; si = si->next) {
+	unsigned i = 0;
+
+	for(si = udp_listen; si; si = si->next, i++) {
 		if(si->socket < 0)
 			continue;
-		eff = set_rcvbuf(si->socket, udp_msgs(si->socket), "rcvbuf_udp", si,
-				ovc_rcvbuf_udp < 0);
-		if(eff == 0 && ovc_rcvbuf_udp != 0)
+		if(i < OVC_RXQ_SOCKS)
+			udp_orig[i] = rcvbuf_msgs_now(si->socket);
+		eff = set_rcvbuf(si->socket,
+				ovc_rcvbuf_udp > 0 ? (unsigned)ovc_rcvbuf_udp : 0,
+				"rcvbuf_udp", si, 0);
+		if(eff == 0 && ovc_rcvbuf_udp > 0)
 			return -1;
 		udp += eff;
 		/* turns on the socket's receive timestamps: the first call answers
@@ -148,7 +176,7 @@ int ovc_rxq_apply(void)
 	}
 	atomic_store(&ovc->rxq_rcvbuf_udp, udp);
 	atomic_store(&ovc->rxq_rcvbuf_tcp, tcp);
-	return 0;
+	return ovc_rxq_size_udp(atomic_load(&ovc->rxq_max_age_ms));
 }
 
 int64_t ovc_rxq_stamp_age_ns(int fd)

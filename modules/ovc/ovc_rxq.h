@@ -29,6 +29,13 @@ extern int ovc_rcvbuf_tcp;
  * when a size cannot be set (logged). */
 int ovc_rxq_apply(void);
 
+/* rcvbuf_udp "auto" (-1): sizes the UDP listeners' receive buffers for the
+ * age limit in force, max_age_ms (ovc/derive.h: no kernel drop during the
+ * quota's stall plus the age limit; 0, no age limit: Kamailio's own size).
+ * Does nothing when rcvbuf_udp was given or the size is already for
+ * max_age_ms. Logs each size set. Returns 0 or -1 (a size not set). */
+int ovc_rxq_size_udp(unsigned max_age_ms);
+
 /* Ticker process: reads the queues now (time now, ns) and updates the
  * shared figures (bytes, drops, TCP bytes and backlog, the wait estimate
  * with parameters p). */

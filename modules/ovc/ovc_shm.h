@@ -95,6 +95,7 @@ struct ovc_row
 	double guard_f;		  /* guard's cap on f at the second's end */
 	uint64_t rcvbuf;	  /* UDP listeners' receive buffer limit, bytes */
 	int overload;		  /* 1: overload evident at the second's end */
+	double cpu_reject;	  /* share of capacity spent refusing (last epoch) */
 	uint64_t v[OVC_CLASS_COUNT][OVC_V_COUNT]; /* counts over the second */
 	uint64_t ev[OVC_E_COUNT]; /* events over the second */
 	struct ovc_rsoca_row rs;  /* R-SOCA's figures over the second */
@@ -146,6 +147,12 @@ struct ovc_shm
 	_Atomic uint64_t rxq_age_estimated; /* age checks by estimated wait */
 	_Atomic uint64_t rxq_proc_reads;	/* /proc fallback reads */
 	_Atomic uint64_t epochs; /* controller steps taken */
+
+	_Atomic uint64_t reject_cpu_ns; /* CPU spent refusing on the fast
+									   path, ns (sampled, scaled) */
+	ovc_atomic_double cpu_reject;	/* its share of capacity, last epoch */
+	ovc_atomic_double capacity;		/* learned capacity, INVITEs/s at full
+									   CPU (0: not yet; ovc/capest.h) */
 
 	/* overload evidence (ovc_onset.c) */
 	_Atomic int overload;			/* 1: evident, the controllers act */

@@ -20,6 +20,7 @@
 #include "core/dprint.h"
 #include "core/mem/shm.h"
 
+#include "ovc/capest.h"
 #include "ovc/cpu.h"
 
 #include "ovc_onset.h"
@@ -42,6 +43,7 @@ struct cpu_hist
 {
 	ovc_time_ns t[OVC_CPU_HIST];
 	uint64_t busy[OVC_CPU_HIST];
+	uint64_t rej[OVC_CPU_HIST]; /* CPU spent refusing, ns (cumulative) */
 	unsigned n;			/* samples stored */
 	unsigned head;		/* index of the next write */
 	ovc_time_ns window; /* measurement window, ns */
@@ -68,11 +70,12 @@ static ovc_time_ns cpu_window(ovc_time_ns epoch)
 
 /* Adds a sample and returns the occupancy over the window ending now (from
  * the sample nearest to now - window; all the history early on); -1 when
- * unknown. A counter that went back clears the history (a process
- * restarted). */
-static double hist_sample(struct cpu_hist *h, ovc_time_ns now)
+ * unknown. *rej receives the part of it spent refusing requests (measured
+ * on the fast path). A counter that went back clears the history (a
+ * process restarted). */
+static double hist_sample(struct cpu_hist *h, ovc_time_ns now, double *rej)
 {
-	uint64_t busy;
+	uint64_t busy, rj = atomic_load(&ovc->reject_cpu_ns);
 	unsigned i, idx, best;
 	ovc_time_ns d, best_d;
 	double dt;
@@ -87,6 +90,7 @@ static double hist_sample(struct cpu_hist *h, ovc_time_ns now)
 	}
 	h->t[h->head] = now;
 	h->busy[h->head] = busy;
+	h->rej[h->head] = rj;
 	h->head = (h->head + 1) % OVC_CPU_HIST;
 	if(h->n < OVC_CPU_HIST)
 		h->n++;
@@ -107,6 +111,9 @@ static double hist_sample(struct cpu_hist *h, ovc_time_ns now)
 	dt = (double)(now - h->t[best]);
 	if(dt <= 0)
 		return -1;
+	*rej = rj >= h->rej[best]
+				   ? (double)(rj - h->rej[best]) / (dt * ovc->cpu_capacity)
+				   : 0;
 	return (double)(busy - h->busy[best]) / (dt * ovc->cpu_capacity);
 }
 
@@ -139,6 +146,7 @@ struct sec_snap
 	double guard_f;		/* guard's cap */
 	uint64_t rcvbuf;	/* UDP receive buffer limit, bytes */
 	int overload;		/* overload evident */
+	double cpu_reject;	/* share of capacity spent refusing */
 };
 
 static struct sec_snap snaps[OVC_SLOTS];
@@ -189,6 +197,7 @@ static ovc_time_ns rxq_tick(ovc_time_ns now)
 	lock_release(&ovc->lock);
 	ovc_rxq_sample(now, &rxq_p);
 	ovc_onset_settings(&rxq_p, &rxq_eff);
+	ovc_rxq_size_udp(rxq_eff.max_age_ms);
 	ovc_onset_tick(now, &rxq_eff, rxq_p.t1_ms, queue_target_s);
 	apply_f(ovc_dload(&ovc->f));
 	return now + (ovc_time_ns)rxq_p.sample_ms * OVC_NS_PER_MS;
@@ -214,7 +223,7 @@ static void queue_measure(struct ovc_measure *meas)
 {
 	double len, cap, scaled;
 
-	if(!ovc_queue_on())
+	if(!ovc_queue_on() || !ovc_alg_queued(atomic_load(&ovc->alg)))
 		return;
 	len = ovc_queue_len();
 	cap = ovc_queue_cap();
@@ -230,32 +239,26 @@ static void queue_measure(struct ovc_measure *meas)
 	meas->queue_delay_s = ovc_queue_epoch_wait(NULL);
 }
 
-/* Sets the queue's drain from the controller's output: pi's u (normalised
- * to rho_M, rho_m INVITEs/s), every other algorithm: as fast as possible. */
-static void queue_drain(const struct ovc_output *out, enum ovc_alg alg,
-		double rho_m)
-{
-	if(ovc_q == NULL)
-		return;
-	if(alg != OVC_ALG_PI || !isfinite(out->u) || out->u < 0)
-		ovc_queue_set_drain(-1);
-	else
-		ovc_queue_set_drain(out->u * rho_m);
-}
+/* Capacity learned from what the proxy serves (ticker only). */
+static struct ovc_capest capest;
 
 static void do_epoch(ovc_time_ns now)
 {
 	struct ovc_measure meas;
 	struct ovc_output out;
-	double rho, rho_m;
+	double rho, drain, rej = 0;
 	uint64_t rx_limit;
 	int c, rc;
 
-	rho = hist_sample(&epoch_hist, now);
+	rho = hist_sample(&epoch_hist, now, &rej);
 	memset(&meas, 0, sizeof(meas));
 	meas.dt_s = epoch_last > 0 ? (double)(now - epoch_last) / 1e9 : 0;
 	epoch_last = now;
-	meas.cpu = rho;
+	/* the controllers steer the work they admit: what refusing costs
+	 * (beta, 003 Fig. 2) must not drive f further down */
+	meas.cpu = rho >= 0 ? ovc_cpu_admitted(rho, rej) : rho;
+	if(rho >= 0)
+		ovc_dstore(&ovc->cpu_reject, rej);
 	/* memory in use against M_min/M_max (004 §III-D), as the fraction
 	 * the controller's rsoca.mmin/mmax stand for */
 	meas.mem = ovc_tmreap_epoch(atomic_load(&ovc->mem_used), mem_total);
@@ -288,7 +291,12 @@ static void do_epoch(ovc_time_ns now)
 	if(meas.dt_s <= 0 || rho < 0)
 		return; /* first epoch or no reading: keep the last decision */
 
+	ovc_dstore(&ovc->capacity, ovc_capest_step(&capest,
+										 meas.admitted[OVC_CLASS_INVITE],
+										 meas.cpu, meas.dt_s));
 	lock_get(&ovc->lock);
+	if(ovc_dload(&ovc->capacity) > 0)
+		ovc_ctl_set_capacity(ovc->ctl, ovc_dload(&ovc->capacity));
 	rc = ovc_ctl_step(ovc->ctl, &meas, now, &out);
 	if(rc == OVC_OK && !ovc_overloaded()) {
 		/* no overload: nothing is refused, and the controller does not
@@ -296,13 +304,14 @@ static void do_epoch(ovc_time_ns now)
 		ovc_ctl_release(ovc->ctl);
 		ovc_ctl_last(ovc->ctl, &out);
 	}
-	rho_m = ovc->ctl->p.pi.rho_m;
+	drain = ovc_ctl_drain_rate(ovc->ctl, &out);
 	if(rc == OVC_OK)
 		ovc_rsoca_epoch_apply(ovc->ctl, &meas, &out);
 	lock_release(&ovc->lock);
 	if(rc != OVC_OK)
 		return;
-	queue_drain(&out, ovc_ctl_alg(ovc->ctl), rho_m);
+	if(ovc_q != NULL) /* pacing is control: none without overload */
+		ovc_queue_set_drain(ovc_overloaded() ? drain : -1);
 	if(!isfinite(out.f) || out.f < 0 || out.f > 1)
 		return;
 	ovc_dstore(&ovc->f, out.f);
@@ -337,6 +346,7 @@ static void close_second(int64_t s)
 	row.guard_f = sn->guard_f;
 	row.rcvbuf = sn->rcvbuf;
 	row.overload = sn->overload;
+	row.cpu_reject = sn->cpu_reject;
 	row.queue_len = sn->qlen;
 	if(ovc_q != NULL)
 		ovc_queue_second_wait(
@@ -395,8 +405,13 @@ void ovc_ticker_run(void)
 	int64_t done, s;
 
 	ovc_cpu_init(&sec_meter, ovc->cpu_capacity, 10 * OVC_NS_PER_S);
+	ovc_capest_init(&capest, 5.0);
 	now = ovc_now_ns();
-	hist_sample(&epoch_hist, now);
+	{
+		double rej;
+
+		hist_sample(&epoch_hist, now, &rej);
+	}
 	meter_sample(&sec_meter, now);
 	epoch_last = now;
 	epoch = apply_reconfig();
@@ -455,6 +470,7 @@ void ovc_ticker_run(void)
 			sn->guard_f = ovc_dload(&ovc->rxq_guard_f);
 			sn->rcvbuf = atomic_load(&ovc->rxq_limit);
 			sn->overload = ovc_overloaded();
+			sn->cpu_reject = ovc_dload(&ovc->cpu_reject);
 			ovc_tmreap_snap(ended);
 			ovc_dstore(&ovc->cpu_1s, sn->cpu);
 			ovc_rsoca_second_end(ended);

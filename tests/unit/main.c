@@ -39,6 +39,7 @@ int main(void)
 	srunner_add_suite(sr, make_suite_agering());
 	srunner_add_suite(sr, make_suite_derive());
 	srunner_add_suite(sr, make_suite_onset());
+	srunner_add_suite(sr, make_suite_capest());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

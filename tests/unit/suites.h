@@ -34,5 +34,6 @@ Suite *make_suite_errmsg(void);
 Suite *make_suite_agering(void);
 Suite *make_suite_derive(void);
 Suite *make_suite_onset(void);
+Suite *make_suite_capest(void);
 
 #endif

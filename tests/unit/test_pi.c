@@ -67,7 +67,7 @@ START_TEST(test_pi_limits_and_bad)
 		ovc_pi_step(&s, 0.01, cpu, q, a);
 		if(!(s.u >= 0.0 && s.u <= p.u_max && s.alpha >= 0.0
 				   && s.alpha <= 1.0 && s.iq >= 0.0
-				   && s.iq <= p.u_max * p.rho_m && s.ic >= 0.0
+				   && s.iq <= p.u_max * s.rho_m && s.ic >= 0.0
 				   && s.ic <= 1.0))
 			out++;
 	}
@@ -80,7 +80,7 @@ START_TEST(test_pi_limits_and_bad)
 	ck_assert_int_eq(ovc_pi_step(&s, 0.01, 0.5, -1.0, 1.0), OVC_EINVAL);
 	ck_assert_int_eq(ovc_pi_step(&s, 0.01, 0.5, 1.0, INFINITY), OVC_EINVAL);
 	ck_assert(memcmp(&s, &before, sizeof(s)) == 0);
-	p.rho_m = 0.0;
+	p.rho_m = -1.0;
 	ck_assert_int_eq(ovc_pi_init(&s, &p), OVC_ERANGE);
 	ck_assert_int_eq(ovc_pi_reconfigure(&s, &p), OVC_ERANGE);
 	ovc_pi_defaults(&p);
@@ -195,6 +195,39 @@ START_TEST(test_pi_tracks_step)
 }
 END_TEST
 
+/* pi.rho_m 0: starts at OVC_PI_RHO_M_START, takes the learned capacity
+ * keeping the drain in INVITEs/s; a configured rho_M is kept. */
+START_TEST(test_pi_learned_capacity)
+{
+	struct ovc_pi_params p;
+	struct ovc_pi s;
+	double drain;
+
+	ovc_pi_defaults(&p);
+	ck_assert(p.rho_m == 0.0);
+	ck_assert_int_eq(ovc_pi_init(&s, &p), OVC_OK);
+	ck_assert(s.rho_m == OVC_PI_RHO_M_START);
+	s.u = 0.3;
+	s.iq = 300;
+	drain = s.u * s.rho_m;
+	ck_assert_int_eq(ovc_pi_set_capacity(&s, 400), OVC_OK);
+	ck_assert(s.rho_m == 400);
+	ck_assert_double_eq_tol(s.u * s.rho_m, drain, 1e-9);
+	/* the queue integrator stays within [0, u_max rho_M] */
+	ck_assert_int_eq(ovc_pi_set_capacity(&s, 50), OVC_OK);
+	ck_assert(s.iq <= p.u_max * 50 && s.u <= p.u_max);
+	/* bad values change nothing */
+	ck_assert_int_eq(ovc_pi_set_capacity(&s, 0), OVC_EINVAL);
+	ck_assert_int_eq(ovc_pi_set_capacity(&s, NAN), OVC_EINVAL);
+	ck_assert(s.rho_m == 50);
+	/* configured: kept */
+	p.rho_m = 700;
+	ck_assert_int_eq(ovc_pi_init(&s, &p), OVC_OK);
+	ck_assert_int_eq(ovc_pi_set_capacity(&s, 400), OVC_OK);
+	ck_assert(s.rho_m == 700);
+}
+END_TEST
+
 START_TEST(test_pi_no_windup)
 {
 	struct ovc_pi_params p;
@@ -212,7 +245,7 @@ START_TEST(test_pi_no_windup)
 	}
 	ck_assert(s.alpha == 1.0);
 	ck_assert(s.u == p.u_max);
-	ck_assert(s.ic <= 1.0 && s.iq <= p.u_max * p.rho_m);
+	ck_assert(s.ic <= 1.0 && s.iq <= p.u_max * s.rho_m);
 	/* the load falls to 0.5: both loops leave saturation at once */
 	for(t = 0; t < 500; t++) {
 		ovc_pi_step(&s, 0.01, pl.cpu, pl.q, a);
@@ -243,6 +276,7 @@ Suite *make_suite_pi(void)
 	tcase_add_test(tc, test_pi_limits_and_bad);
 	tcase_add_test(tc, test_pi_tracks_step);
 	tcase_add_test(tc, test_pi_no_windup);
+	tcase_add_test(tc, test_pi_learned_capacity);
 	tcase_add_test(tc, test_pi_unclamped_readings);
 	suite_add_tcase(s, tc);
 	return s;

@@ -64,6 +64,22 @@ START_TEST(test_alg_names)
 }
 END_TEST
 
+START_TEST(test_alg_queued)
+{
+	/* the queue-based algorithms of 003 §V and 001 */
+	ck_assert(ovc_alg_queued(OVC_ALG_BBC));
+	ck_assert(ovc_alg_queued(OVC_ALG_SIRED));
+	ck_assert(ovc_alg_queued(OVC_ALG_PI));
+	/* arrival-side deciders */
+	ck_assert(!ovc_alg_queued(OVC_ALG_NONE));
+	ck_assert(!ovc_alg_queued(OVC_ALG_OCC));
+	ck_assert(!ovc_alg_queued(OVC_ALG_OCCUPANCY));
+	ck_assert(!ovc_alg_queued(OVC_ALG_ARO));
+	ck_assert(!ovc_alg_queued(OVC_ALG_RSOCA));
+	ck_assert(!ovc_alg_queued(OVC_ALG_COUNT));
+}
+END_TEST
+
 Suite *make_suite_types(void)
 {
 	Suite *s = suite_create("types");
@@ -72,6 +88,7 @@ Suite *make_suite_types(void)
 	tcase_add_test(tc, test_strerror);
 	tcase_add_test(tc, test_class_names);
 	tcase_add_test(tc, test_alg_names);
+	tcase_add_test(tc, test_alg_queued);
 	suite_add_tcase(s, tc);
 	return s;
 }
