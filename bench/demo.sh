@@ -4,10 +4,11 @@
 #
 # Brings the testbed up (unless it already is), calibrates the capped
 # proxy (short), offers a constant 3x overload first without control
-# (none), then with ovc's default algorithm (BENCH_DEMO_ALG, default
-# occ), then with the same algorithm and the receive-queue settings the
-# module README recommends (age-aware rejection rxq.max_age_ms=100, the
-# guard rxq.guard_ms=50, rcvbuf_udp 2000 messages), prints the comparison
+# (none), then with ovc and its defaults (nothing set; BENCH_DEMO_ALG
+# picks another algorithm), then with the same algorithm and the
+# receive-queue features switched off (no age limit, no guard, no onset
+# test, Kamailio's buffer: the papers' controller alone, to show why they
+# are on by default), prints the comparison
 # (completed calls/s and timely calls/s, i.e. INVITE->200 under 500 ms)
 # and where the plots are, and takes the testbed down again if it brought
 # it up.
@@ -15,7 +16,7 @@ set -euo pipefail
 here=$(dirname "$0")
 . "$here/lib.sh"
 
-alg=${BENCH_DEMO_ALG:-occ}
+alg=${BENCH_DEMO_ALG:-occ} # the module's default algorithm
 r=${BENCH_DEMO_R:-3}
 dur=${BENCH_DEMO_S:-20}
 # the demo keeps its own calibration: it must not replace the campaign's
@@ -47,15 +48,16 @@ say "  rho_M = $RHO_M calls/s, beta = $BETA"
 say "demo 2/4: ${r}x rho_M ($(awk -v a="$RHO_M" -v r="$r" 'BEGIN { print a * r }') calls/s) for $dur s, no control"
 "$here/run.sh" -a none -p constant -r "$r" -d "$dur" -w 3 -o "$out/none" \
 	>"$out/none.txt" 2>"$out/none.log" || die "run failed: $out/none.log"
-say "demo 3/4: the same load with ovc ($alg)"
+say "demo 3/4: the same load with ovc, defaults ($alg)"
 "$here/run.sh" -a "$alg" -p constant -r "$r" -d "$dur" -w 3 -o "$out/$alg" \
 	>"$out/$alg.txt" 2>"$out/$alg.log" || die "run failed: $out/$alg.log"
-rec=$alg+rxq
-say "demo 4/4: the same load with ovc ($alg) and the recommended receive-queue settings"
-BENCH_RCVBUF_UDP=2000 "$here/run.sh" -a "$alg" -p constant -r "$r" -d "$dur" \
-	-w 3 -P rxq.max_age_ms=100 -P rxq.guard_ms=50 -o "$out/$rec" \
-	>"$out/$rec.txt" 2>"$out/$rec.log" || die "run failed: $out/$rec.log"
-"$here/plot-compare.sh" "$out/compare.png" "$out/none" "$out/$alg" \
+rec=$alg-norxq
+say "demo 4/4: the same load with ovc ($alg) and its receive-queue features off"
+BENCH_RCVBUF_UDP=0 "$here/run.sh" -a "$alg" -p constant -r "$r" -d "$dur" \
+	-w 3 -P rxq.max_age_ms=0 -P rxq.guard_ms=0 -P rxq.onset_ms=0 \
+	-o "$out/$rec" >"$out/$rec.txt" 2>"$out/$rec.log" ||
+	die "run failed: $out/$rec.log"
+"$here/plot-compare.sh" "$out/compare.png" "$out/none" "$out/$alg=$alg-defaults" \
 	"$out/$rec=$rec" >/dev/null
 
 read -r gn tn on < <("$BENCH_BIN/ovc-jget" "$out/none/summary.json" \
@@ -73,7 +75,8 @@ read -r gr tr or < <("$BENCH_BIN/ovc-jget" "$out/$rec/summary.json" \
 	printf '  %-10s %14s %20s %26s\n' "$alg" "$oo" "$go" "$to"
 	printf '  %-10s %14s %20s %26s\n' "$rec" "$or" "$gr" "$tr"
 	echo
-	echo "  $rec = $alg with rxq.max_age_ms=100, rxq.guard_ms=50, rcvbuf_udp 2000"
+	echo "  $alg = ovc with its defaults; $rec = $alg with rxq.max_age_ms=0, rxq.guard_ms=0,"
+	echo "  rxq.onset_ms=0, rcvbuf_udp 0 (the controller of the paper alone)"
 	awk -v gn="$gn" -v tn="$tn" -v go="$go" -v to="$to" -v gr="$gr" \
 		-v tr="$tr" -v a="$alg" -v b="$rec" 'BEGIN {
 		printf "  with %s: %.2fx the completed calls, %.2fx the timely calls of no control\n",

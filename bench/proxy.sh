@@ -41,7 +41,8 @@ proxy_defines() {
 	*)
 		echo "-A OVC_SO=\"$BENCH_TOP/modules/ovc/ovc.so\""
 		echo "-A OVC_ALGORITHM=\"$alg\""
-		echo "-A OVC_CPU_SOURCE=\"cgroup\""
+		[ -z "${BENCH_CPU_SOURCE:-}" ] ||
+			echo "-A OVC_CPU_SOURCE=\"$BENCH_CPU_SOURCE\""
 		[ -z "${BENCH_RCVBUF_UDP:-}" ] ||
 			echo "-A OVC_RCVBUF_UDP=$BENCH_RCVBUF_UDP"
 		for kv in "$@"; do

@@ -15,7 +15,8 @@
 RATE=${RATE:-800}
 SECS=${SECS:-8}
 FORCE=('OVC_PARAM1="occ.target=0.01"' 'OVC_PARAM2="occ.f_min=0"'
-	'OVC_PARAM3="occ.epoch_ms=100"' 'OVC_PARAM4="occ.phi_max=1"')
+	'OVC_PARAM3="occ.epoch_ms=100"' 'OVC_PARAM4="occ.phi_max=1"'
+	'OVC_PARAM5="rxq.onset_ms=0"')
 
 busy_ns() {
 	local p s=0 v

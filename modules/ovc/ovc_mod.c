@@ -49,7 +49,7 @@ static int mp_dry_run;
 static int mp_stats_history = 300;
 static int mp_queue_size = 800;		 /* 003 §V */
 static int mp_queue_workers = 4;
-static int mp_queue_max_wait = 400; /* ms, below T1 = 500 ms */
+static int mp_queue_max_wait = -1; /* ms; -1: the age limit in force */
 
 #define OVC_HISTORY_MAX 86400
 
@@ -191,7 +191,7 @@ static int mp_set_queue_workers(modparam_t type, void *val)
 static int mp_set_queue_max_wait(modparam_t type, void *val)
 {
 	return int_in_range(
-			"queue_max_wait", val, 0, 60000, &mp_queue_max_wait);
+			"queue_max_wait", val, -1, 60000, &mp_queue_max_wait);
 }
 
 /* receive buffers, in messages of OVC_RXQ_MSG_BYTES kernel bytes each */
@@ -478,7 +478,7 @@ static int mod_init(void)
 		ovc_rxq_hooked = 1;
 	}
 	if(ovc_queue_init((unsigned)mp_queue_size, (unsigned)mp_queue_workers,
-			   (unsigned)mp_queue_max_wait)
+			   mp_queue_max_wait)
 			< 0)
 		goto error;
 	if(ovc_tmreap_init(params_ready()->memctl.source) < 0)

@@ -39,7 +39,7 @@ static void q_unlock(void *ctx)
 	lock_release((gen_lock_t *)ctx);
 }
 
-int ovc_queue_init(unsigned size, unsigned workers, unsigned max_wait_ms)
+int ovc_queue_init(unsigned size, unsigned workers, int max_wait_ms)
 {
 	struct ovc_fifo_alloc a = {q_alloc, q_free, NULL};
 	struct ovc_fifo_lock lk;
@@ -136,6 +136,19 @@ static void max_store(_Atomic uint64_t *m, uint64_t v)
 			&& !atomic_compare_exchange_weak_explicit(m, &cur, v,
 					memory_order_relaxed, memory_order_relaxed))
 		;
+}
+
+/* queue_max_wait when no age limit is in force, ms: below T1 = 500 ms */
+#define OVC_QUEUE_MAX_WAIT_NO_AGE 400
+
+unsigned ovc_queue_max_wait_ms(void)
+{
+	unsigned age;
+
+	if(ovc_q->max_wait_ms >= 0)
+		return (unsigned)ovc_q->max_wait_ms;
+	age = atomic_load_explicit(&ovc->rxq_max_age_ms, memory_order_relaxed);
+	return age > 0 ? age : OVC_QUEUE_MAX_WAIT_NO_AGE;
 }
 
 struct ovc_qitem *ovc_queue_pop(ovc_time_ns now)

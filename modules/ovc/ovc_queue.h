@@ -42,7 +42,8 @@ struct ovc_queue
 	struct ovc_fifo *fifo;		 /* the ring of struct ovc_qitem * */
 	gen_lock_t lock;			 /* the ring's lock (a few instructions) */
 	unsigned workers;			 /* worker processes */
-	unsigned max_wait_ms;		 /* older on dequeue: rejected (0: never) */
+	int max_wait_ms;			 /* older on dequeue: rejected (0: never,
+									-1: the age limit in force) */
 	_Atomic uint32_t seq;		 /* futex word, bumped by every push */
 	_Atomic int sleepers;		 /* workers blocked on seq */
 	_Atomic int stopping;		 /* shutdown: refuse pushes */
@@ -63,9 +64,16 @@ struct ovc_queue
 extern struct ovc_queue *ovc_q;
 
 /* Creates the queue in shm (mod_init, before the fork): size entries,
- * workers processes, max_wait_ms (0: no limit). size or workers 0: no
+ * workers processes, max_wait_ms (0: no limit; -1: the age limit in
+ * force, ovc_queue_max_wait_ms()). size or workers 0: no
  * queue. Returns 0 or -1. */
-int ovc_queue_init(unsigned size, unsigned workers, unsigned max_wait_ms);
+int ovc_queue_init(unsigned size, unsigned workers, int max_wait_ms);
+
+/* The longest wait in the queue before a dequeued INVITE is rejected, ms
+ * (0: none): queue_max_wait, or for -1 (auto) rxq.max_age_ms in force (an
+ * INVITE too old for the receive queue is as old in this one), 400 ms
+ * when no age limit is in force. */
+unsigned ovc_queue_max_wait_ms(void);
 
 /* Is the queue taking INVITEs now (exists, not shutting down)? */
 int ovc_queue_on(void);

@@ -63,7 +63,7 @@ static void reject_item(struct ovc_qitem *it, int may_run)
 static void handle(struct ovc_qitem *it, ovc_time_ns now)
 {
 	int dry = atomic_load_explicit(&ovc->dry_run, memory_order_relaxed);
-	ovc_time_ns max_wait = (ovc_time_ns)ovc_q->max_wait_ms * OVC_NS_PER_MS;
+	ovc_time_ns max_wait = (ovc_time_ns)ovc_queue_max_wait_ms() * OVC_NS_PER_MS;
 	int refuse = 0;
 
 	if(max_wait > 0 && now - it->t_enq > max_wait) {

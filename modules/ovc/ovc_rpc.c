@@ -94,7 +94,7 @@ static void add_queue(rpc_t *rpc, void *th)
 	rpc->struct_add(h, "sdddddffsJJJJ", "state",
 			ovc_queue_on() ? "on" : "stopping", "size", (int)ovc_queue_cap(),
 			"workers", (int)ovc_q->workers, "max_wait_ms",
-			(int)ovc_q->max_wait_ms, "len", (int)ovc_queue_len(),
+			(int)ovc_queue_max_wait_ms(), "len", (int)ovc_queue_len(),
 			"reject_at_dequeue", ovc_queue_rejects_at_dequeue(), "delay_ms",
 			ovc_dload(&ovc_q->delay_ms), "delay_max_ms",
 			ovc_dload(&ovc_q->delay_max_ms), "drain", drain, "full",

@@ -6,7 +6,7 @@
 
 # cfg_with LINE: the proxy cfg with LINE added after ovc's modparams.
 cfg_with() {
-	sed "/^modparam(\"ovc\", \"cpu_source\"/a $1" "$CFG" >"$T_DIR/t.cfg"
+	sed "/^modparam(\"rr\", \"enable_full_lr\"/a $1" "$CFG" >"$T_DIR/t.cfg"
 }
 
 # expect_bad LINE PATTERN: kamailio -c must fail and print PATTERN.
@@ -71,13 +71,13 @@ expect_bad 'modparam("ovc", "queue_size", -1)' \
 expect_bad 'modparam("ovc", "queue_workers", 65)' \
 	'"queue_workers": 65 is out of range \[0, 64\]'
 expect_bad 'modparam("ovc", "queue_max_wait", 60001)' \
-	'"queue_max_wait": 60001 is out of range \[0, 60000\]'
-expect_bad 'modparam("ovc", "rcvbuf_udp", -1)' \
-	'"rcvbuf_udp": -1 is out of range \[0, 100000\]'
+	'"queue_max_wait": 60001 is out of range \[-1, 60000\]'
+expect_bad 'modparam("ovc", "rcvbuf_udp", -2)' \
+	'"rcvbuf_udp": -2 is out of range \[-1, 100000\]'
 expect_bad 'modparam("ovc", "rcvbuf_tcp", 100001)' \
 	'"rcvbuf_tcp": 100001 is out of range \[0, 100000\]'
 expect_bad 'modparam("ovc", "param", "rxq.max_age_ms=-5")' \
-	'"param": rxq.max_age_ms: -5 is outside \[0, 60000\]'
+	'"param": rxq.max_age_ms: -5 is outside \[-1, 60000\]'
 expect_bad 'modparam("ovc", "param", "rxq.sample_ms=0")' \
 	'"param": rxq.sample_ms: 0 is outside \[1, 1000\]'
 expect_bad 'modparam("ovc", "param", "rxq.guard_f_min=1.5")' \

@@ -12,7 +12,7 @@ RATE=500
 
 # phi_max 1: f can only fall, so it stays at f_min even when idle
 kam_start CHILDREN=4 'OVC_PARAM1="occ.target=0.01"' 'OVC_PARAM2="occ.f_min=0.5"' \
-	'OVC_PARAM3="occ.phi_max=1"'
+	'OVC_PARAM3="occ.phi_max=1"' 'OVC_PARAM4="rxq.onset_ms=0"'
 workers=$(pgrep -P "$T_KPID" | wc -l)
 log "kamailio runs $workers child processes"
 uas_start uas

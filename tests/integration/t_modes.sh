@@ -8,7 +8,8 @@
 
 N=200
 kam_start 'OVC_PARAM1="occ.target=0.01"' 'OVC_PARAM2="occ.f_min=0"' \
-	'OVC_PARAM3="occ.epoch_ms=100"' 'OVC_PARAM4="occ.phi_max=1"'
+	'OVC_PARAM3="occ.epoch_ms=100"' 'OVC_PARAM4="occ.phi_max=1"' \
+	'OVC_PARAM5="rxq.onset_ms=0"'
 uas_start uas
 uac_run warm 150 300 # f falls to ~0
 uas_stop

@@ -12,7 +12,8 @@
 
 # phi_max 1: f only falls (geometrically, to ~1e-20 within the warm-up)
 FORCE=('OVC_PARAM1="occ.target=0.01"' 'OVC_PARAM2="occ.f_min=0"'
-	'OVC_PARAM3="occ.epoch_ms=100"' 'OVC_PARAM4="occ.phi_max=1"')
+	'OVC_PARAM3="occ.epoch_ms=100"' 'OVC_PARAM4="occ.phi_max=1"'
+	'OVC_PARAM5="rxq.onset_ms=0"')
 CALLS=600
 RATE=150
 

@@ -12,7 +12,7 @@
 CALLS=400
 
 kam_start 'OVC_PARAM1="occ.target=0.01"' 'OVC_PARAM2="occ.f_min=0.5"' \
-	'OVC_PARAM3="occ.phi_max=1"'
+	'OVC_PARAM3="occ.phi_max=1"' 'OVC_PARAM4="rxq.onset_ms=0"'
 uas_start uas
 uac_run warm 200 400 # f falls to its floor, 0.5
 rpc ovc.reset

@@ -11,7 +11,8 @@ RFC=${RFC4475_DIR:-$TOP/tests/data/rfc4475}
 [ -d "$RFC" ] || { log "no RFC 4475 corpus at $RFC"; fail "corpus missing"; finish; }
 
 kam_start 'OVC_PARAM1="occ.target=0.01"' 'OVC_PARAM2="occ.f_min=0"' \
-	'OVC_PARAM3="occ.epoch_ms=100"' 'OVC_PARAM4="occ.phi_max=1"'
+	'OVC_PARAM3="occ.epoch_ms=100"' 'OVC_PARAM4="occ.phi_max=1"' \
+	'OVC_PARAM5="rxq.onset_ms=0"'
 uas_start uas
 uac_run warm 150 300 # f falls to ~0
 
