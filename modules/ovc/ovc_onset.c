@@ -27,7 +27,8 @@ void ovc_onset_note_queue(uint64_t wait_ns)
 	ovc_min_store(&ovc->onset_q_min_ns, wait_ns);
 }
 
-void ovc_onset_settings(const struct ovc_rxq_params *p, struct ovc_rxq_eff *eff)
+void ovc_onset_settings(
+		const struct ovc_rxq_params *p, struct ovc_rxq_eff *eff)
 {
 	double stall = ovc_sampler_stall_ms();
 

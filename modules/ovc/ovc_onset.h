@@ -25,7 +25,8 @@ void ovc_onset_note_queue(uint64_t wait_ns);
 /* Ticker: resolves the rxq settings p in force for the detected quota
  * into *eff and publishes them (the age limit for the request path; the
  * derived age limit is off under algorithm none, which decides nothing). */
-void ovc_onset_settings(const struct ovc_rxq_params *p, struct ovc_rxq_eff *eff);
+void ovc_onset_settings(
+		const struct ovc_rxq_params *p, struct ovc_rxq_eff *eff);
 
 /* Ticker: closes the window when it has elapsed at now and updates the
  * overload state; queue_target_s is the in-core queueing the algorithm

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Stopping Kamailio with INVITEs still in the in-core queue loses none: the
-# one worker (slowed to 200 ms per INVITE) leaves a backlog; on SIGTERM
+# Stopping Kamailio with INVITEs still in the in-core queue (sired queues
+# its INVITEs) loses none: the one worker (slowed to 200 ms per INVITE)
+# leaves a backlog; on SIGTERM
 # every queued INVITE is answered with the reject reply. Retransmissions
 # of queued INVITEs are absorbed meanwhile, never queued twice.
 . "$(dirname "$0")/lib.sh"
 
-kam_start 'OVC_ALGORITHM="occ"' 'OVC_QUEUE_WORKERS=1' \
+kam_start 'OVC_ALGORITHM="sired"' 'OVC_QUEUE_WORKERS=1' \
 	'OVC_QUEUE_MAX_WAIT=0' 'SLOW_INVITE_US=200000'
 uas_start uas
 # 40 INVITEs in 1 s; every awaited answer times out after 6 s at most, so
