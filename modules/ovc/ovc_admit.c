@@ -636,24 +636,35 @@ static int dgram_in(sr_event_param_t *evp, int *refused)
  * unbiased measure of the CPU refusing costs, for the controllers. */
 #define OVC_REJECT_SAMPLE 8
 
+uint64_t ovc_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * OVC_NS_PER_S + (uint64_t)ts.tv_nsec;
+}
+
+void ovc_count_refusal_cpu(uint64_t t0, unsigned scale)
+{
+	uint64_t t1 = ovc_thread_cpu_ns();
+
+	if(t1 > t0)
+		atomic_fetch_add_explicit(&ovc->reject_cpu_ns, (t1 - t0) * scale,
+				memory_order_relaxed);
+}
+
 int ovc_dgram_in(sr_event_param_t *evp)
 {
 	static unsigned n;
-	struct timespec t0, t1;
+	uint64_t t0;
 	int rc, refused = 0;
 
 	if(++n % OVC_REJECT_SAMPLE != 0)
 		return dgram_in(evp, &refused);
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+	t0 = ovc_thread_cpu_ns();
 	rc = dgram_in(evp, &refused);
-	if(refused) {
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t1);
-		atomic_fetch_add_explicit(&ovc->reject_cpu_ns,
-				(uint64_t)((t1.tv_sec - t0.tv_sec) * OVC_NS_PER_S
-						   + (t1.tv_nsec - t0.tv_nsec))
-						* OVC_REJECT_SAMPLE,
-				memory_order_relaxed);
-	}
+	if(refused)
+		ovc_count_refusal_cpu(t0, OVC_REJECT_SAMPLE);
 	return rc;
 }
 

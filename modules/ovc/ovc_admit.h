@@ -91,4 +91,12 @@ void ovc_admit_run_dequeued(const struct ovc_qitem *it, enum ovc_dq_run how);
  * "none". */
 const char *ovc_outcome_name(enum ovc_outcome o);
 
+/* CPU time this thread has used, ns (CLOCK_THREAD_CPUTIME_ID). */
+uint64_t ovc_thread_cpu_ns(void);
+
+/* Counts the CPU this thread spent refusing since t0 (from
+ * ovc_thread_cpu_ns()), times scale (the sampling ratio), as the share
+ * the CPU-driven controllers leave out of the load they see. */
+void ovc_count_refusal_cpu(uint64_t t0, unsigned scale);
+
 #endif

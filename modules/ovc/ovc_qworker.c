@@ -79,7 +79,10 @@ static void handle(struct ovc_qitem *it, ovc_time_ns now)
 		ovc_rsoca_count_event(OVC_RS_E_EMERG);
 	}
 	if(refuse && !dry) {
+		uint64_t t0 = ovc_thread_cpu_ns();
+
 		reject_item(it, 1);
+		ovc_count_refusal_cpu(t0, 1);
 		return;
 	}
 	ovc_remember_decision(it->key, OVC_REJMEM_ADMITTED);
