@@ -121,8 +121,8 @@ run_arm() {
 	uas_stop
 	kam_stop
 	win=$((SECS - WIN_FROM))
-	timely=$(awk "BEGIN { printf \"%.1f\", $(timely_window "${name}_uac" "$WIN_FROM" "$SECS") / $win }")
-	done_=$(awk "BEGIN { printf \"%.1f\", $(counts_window "${name}_uas" 2_ACK_Recv "$WIN_FROM" "$SECS") / $win }")
+	timely=$(timely_rate "${name}_uac" "$WIN_FROM" "$SECS")
+	done_=$(completed_rate "${name}_uas" "$WIN_FROM" "$SECS")
 	rej=$(($(counts_col "${name}_uac" 3_503_Recv) + $(counts_col "${name}_uac" 4_500_Recv)))
 	retr=$(counts_col "${name}_uac" 0_INVITE_Retrans)
 	read -r smean sp95 <<<"$(setup_stats "${name}_uac")"

@@ -68,9 +68,8 @@ for r in "${rates[@]}"; do
 		fi
 		uas_stop
 		kam_stop
-		win=$((SECS - WIN_FROM))
-		timely=$(awk "BEGIN { printf \"%.1f\", $(timely_window "${name}_uac" "$WIN_FROM" "$SECS") / $win }")
-		done_=$(awk "BEGIN { printf \"%.1f\", $(counts_window "${name}_uas" 2_ACK_Recv "$WIN_FROM" "$SECS") / $win }")
+		timely=$(timely_rate "${name}_uac" "$WIN_FROM" "$SECS")
+		done_=$(completed_rate "${name}_uas" "$WIN_FROM" "$SECS")
 		retr=$(counts_col "${name}_uac" 0_INVITE_Retrans)
 		rej=$(counts_col "${name}_uac" 3_503_Recv)
 		read -r smean sp95 <<<"$(setup_stats "${name}_uac")"

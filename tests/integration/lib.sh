@@ -263,6 +263,18 @@ timely_window() {
 		END { print vb - va }' "$T_DIR/$1/stat.csv"
 }
 
+# timely_rate NAME FROM TO / completed_rate NAME FROM TO: calls/s set up
+# within 500 ms at the UAC NAME, or completed (ACK to the 200) at the UAS
+# NAME, between stat rows FROM and TO (one decimal).
+timely_rate() {
+	awk -v n="$(timely_window "$1" "$2" "$3")" -v d="$(($3 - $2))" \
+		'BEGIN { printf "%.1f\n", n / d }'
+}
+completed_rate() {
+	awk -v n="$(counts_window "$1" 2_ACK_Recv "$2" "$3")" -v d="$(($3 - $2))" \
+		'BEGIN { printf "%.1f\n", n / d }'
+}
+
 # setup_stats NAME: mean and p95 INVITE->200 (ms) of the calls whose 200
 # came within [WIN_FROM, SECS] s, from SIPp's rtt trace (uac_run with
 # -trace_rtt; rows: ms since SIPp started;rtt ms;rtd); "0 0" if none.

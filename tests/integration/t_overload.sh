@@ -45,11 +45,10 @@ phase() {
 phase none NO_OVC
 phase ovc ${OVC_EXTRA:-}
 
-win=$((SECS - WIN_FROM))
-gp_none=$(awk "BEGIN { printf \"%.1f\", $(counts_window none_uas 2_ACK_Recv "$WIN_FROM" "$SECS") / $win }")
-gp_ovc=$(awk "BEGIN { printf \"%.1f\", $(counts_window ovc_uas 2_ACK_Recv "$WIN_FROM" "$SECS") / $win }")
-tm_none=$(awk "BEGIN { printf \"%.1f\", $(timely_window none_uac "$WIN_FROM" "$SECS") / $win }")
-tm_ovc=$(awk "BEGIN { printf \"%.1f\", $(timely_window ovc_uac "$WIN_FROM" "$SECS") / $win }")
+gp_none=$(completed_rate none_uas "$WIN_FROM" "$SECS")
+gp_ovc=$(completed_rate ovc_uas "$WIN_FROM" "$SECS")
+tm_none=$(timely_rate none_uac "$WIN_FROM" "$SECS")
+tm_ovc=$(timely_rate ovc_uac "$WIN_FROM" "$SECS")
 read -r su_none _ <<<"$(setup_stats none_uac)"
 read -r su_ovc su95_ovc <<<"$(setup_stats ovc_uac)"
 rej_ovc=$(counts_col ovc_uac 3_503_Recv)
