@@ -5,8 +5,8 @@
 # (configs/ovc-proxy.cfg: stateful, record-route, one UDP worker) in a
 # cgroup capped at QUOTA_US per 100 ms on loopback; its capacity rho_M is
 # calibrated in the same campaign (no control: the highest rate of CAL_RATES
-# whose calls all complete with >= 97 % set up within 500 ms), unless CAP
-# is given. Then, for every offered multiple of rho_M in MULTS and every
+# whose calls, offered for SECS seconds, all complete with >= 97 % set up
+# within 500 ms), unless CAP is given. Then, for every offered multiple of rho_M in MULTS and every
 # arm in ARMS, one SECS-second run of the 503-aware SIPp UAC (-d 0,
 # retransmissions at T1 = 500 ms doubling); figures over the steady window
 # [WIN_FROM, SECS] s. Arms: `plain` (no ovc loaded), `taildrop`
@@ -35,7 +35,7 @@ SECS=${SECS:-20}
 WIN_FROM=${WIN_FROM:-8}
 MULTS=${MULTS:-"0.5 0.9 1 1.5 2 4 8 16"}
 ARMS=${ARMS:-"plain taildrop none occ occupancy aro sired bbc pi rsoca"}
-CAL_RATES=${CAL_RATES:-"250 275 300 325 350 375 400 425 450"}
+CAL_RATES=${CAL_RATES:-"275 300 325 350 375 400 425"}
 OUT=${OUT:-$here/bench/results/defaults}
 RL_CFG="$here/configs/ratelimit-proxy.cfg"
 mkdir -p "$OUT"
@@ -48,17 +48,19 @@ cp "$MOD" "$T_DIR/ovc.so"
 MOD="$T_DIR/ovc.so"
 digest=$(sha256sum "$MOD" | cut -c1-12)
 
-# calibrate: rho_M of the plain proxy (sets CAP)
+# calibrate: rho_M of the plain proxy (sets CAP), with runs as long as
+# the campaign's: a rate slightly above capacity needs many seconds to
+# fill the buffers and collapse
 calibrate() {
 	local r done_ timely failed calls
 	CAP=0
 	for r in $CAL_RATES; do
 		kam_start -c "$cg" -n "cal$r" NO_OVC || continue
 		uas_start "cal${r}_uas"
-		UAC_TIMEOUT=40 uac_run "cal${r}_uac" "$r" $((r * 10))
+		UAC_TIMEOUT=$((SECS + 30)) uac_run "cal${r}_uac" "$r" $((r * SECS))
 		uas_stop
 		kam_stop
-		calls=$((r * 10))
+		calls=$((r * SECS))
 		done_=$(counts_col "cal${r}_uas" 2_ACK_Recv)
 		timely=$(timely_window "cal${r}_uac" 0 100000)
 		failed=$(stat_col "cal${r}_uac" 'FailedCall(C)')

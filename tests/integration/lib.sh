@@ -55,8 +55,14 @@ cleanup() {
 		done
 		kill -9 "$p" 2>/dev/null || true
 	done
+	# a group can only go once the last of its processes has exited
 	for p in "${T_CGROUPS[@]:-}"; do
-		[ -n "$p" ] && rmdir "$p" 2>/dev/null || true
+		[ -n "$p" ] || continue
+		for _ in $(seq 1 50); do
+			rmdir "$p" 2>/dev/null && break
+			[ -d "$p" ] || break
+			sleep 0.1
+		done
 	done
 	if [ "${T_KEEP:-0}" = 1 ] || [ "$T_FAILS" -gt 0 ]; then
 		log "logs kept in $T_DIR"
