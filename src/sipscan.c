@@ -437,20 +437,36 @@ static int parse_nameaddr(
 	return OVC_SCAN_OK;
 }
 
+/* Largest CSeq number and Content-Length the scanner takes: 2^31 - 1
+ * (RFC 3261 §8.1.1.5 bounds CSeq below 2^31). */
+#define OVC_SCAN_NUM_MAX 0x7fffffffu
+
+/* Reads the digits at buf[*p..e) into *v, checked before each step so
+ * that no value wraps. Returns 0, or -1 when the number exceeds
+ * OVC_SCAN_NUM_MAX; *p is left after the last digit. */
+static int parse_num(const char *buf, size_t *p, size_t e, uint32_t *v)
+{
+	uint32_t d;
+
+	*v = 0;
+	while(*p < e && is_digit((unsigned char)buf[*p])) {
+		d = (uint32_t)(buf[*p] - '0');
+		if(*v > (OVC_SCAN_NUM_MAX - d) / 10)
+			return -1;
+		*v = *v * 10 + d;
+		(*p)++;
+	}
+	return 0;
+}
+
 /* CSeq value [s, e): 1*DIGIT LWS Method, number < 2^31 */
 static int parse_cseq(
 		const char *buf, size_t s, size_t e, struct ovc_sip_scan *out)
 {
 	size_t p = s, q;
-	uint32_t v = 0;
+	uint32_t v;
 
-	while(p < e && is_digit((unsigned char)buf[p])) {
-		v = v * 10 + (uint32_t)(buf[p] - '0');
-		if(v > 0x7fffffffu)
-			return OVC_SCAN_MALFORMED;
-		p++;
-	}
-	if(p == s)
+	if(parse_num(buf, &p, e, &v) != 0 || p == s)
 		return OVC_SCAN_MALFORMED;
 	q = skip_lws(buf, p, e);
 	if(q == p || q >= e)
@@ -466,18 +482,11 @@ static int parse_cseq(
 /* Content-Length value [s, e): 1*DIGIT, below 2^31 */
 static int parse_clen(const char *buf, size_t s, size_t e, uint32_t *clen)
 {
-	uint32_t v = 0;
-	size_t p;
+	size_t p = s;
+	uint32_t v;
 
-	if(s == e)
+	if(parse_num(buf, &p, e, &v) != 0 || p == s || p != e)
 		return OVC_SCAN_MALFORMED;
-	for(p = s; p < e; p++) {
-		if(!is_digit((unsigned char)buf[p]))
-			return OVC_SCAN_MALFORMED;
-		v = v * 10 + (uint32_t)(buf[p] - '0');
-		if(v > 0x7fffffffu)
-			return OVC_SCAN_MALFORMED;
-	}
 	*clen = v;
 	return OVC_SCAN_OK;
 }

@@ -52,6 +52,19 @@ static void check_reply(const char *r, int n, const struct ovc_sip_scan *s)
 	check(vias == s->n_via);
 }
 
+/* The leading digits of [s, s + n) in 64 bits (saturating at
+ * UINT64_MAX): an independent reading of a number the scanner parsed. */
+static uint64_t dec64(const char *s, uint32_t n)
+{
+	uint64_t v = 0;
+	uint32_t i;
+
+	for(i = 0; i < n && s[i] >= '0' && s[i] <= '9'; i++)
+		v = v > (UINT64_MAX - 9) / 10 ? UINT64_MAX
+									 : v * 10 + (uint64_t)(s[i] - '0');
+	return v;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char big[2 * 65536 + 4096], small[SMALL + GUARD],
@@ -98,6 +111,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			&& s.via1_end <= s.via[0].off + s.via[0].len);
 	check(s.callid.len > 0 && s.from.len > 0 && s.to.len > 0);
 	check(s.cseq_num <= 0x7fffffffu);
+	/* the CSeq number read in 64 bits (the scanner's 32 must not have
+	 * wrapped) */
+	check(s.cseq.len > 0 && dec64(buf + s.cseq.off, s.cseq.len)
+					== (uint64_t)s.cseq_num);
 	check(s.via1_host.len > 0);
 	if(s.via1_rport)
 		check(s.via1_rport_param.len >= 5);

@@ -795,6 +795,11 @@ START_TEST(test_scan_cseq)
 							 "CSeq: 36893488147419103232 INVITE\r\n",
 							 &s),
 			OVC_SCAN_MALFORMED);
+	/* 2^32 + 1 must not wrap to CSeq 1 (and share its decision) */
+	ck_assert_int_eq(scan_hdrs(H_VIA H_FROM H_TO H_CID
+							 "CSeq: 4294967297 INVITE\r\n",
+							 &s),
+			OVC_SCAN_MALFORMED);
 	ck_assert_int_eq(scan_hdrs(H_VIA H_FROM H_TO H_CID
 							 "CSeq: 00000000000000000000042 BYE\r\n",
 							 &s),
@@ -938,6 +943,9 @@ START_TEST(test_scan_header_syntax)
 			{H_ALL "Content-Length: 1 2\r\n", OVC_SCAN_MALFORMED},
 			{H_ALL "Content-Length:\r\n", OVC_SCAN_MALFORMED},
 			{H_ALL "Content-Length: 2147483648\r\n", OVC_SCAN_MALFORMED},
+			/* 2^32 and 2^32 + 5 must not wrap to 0 and 5 */
+			{H_ALL "Content-Length: 4294967296\r\n", OVC_SCAN_MALFORMED},
+			{H_ALL "Content-Length: 4294967301\r\n", OVC_SCAN_MALFORMED},
 			{H_ALL "l: 0\r\nContent-Length: 0\r\n", OVC_SCAN_DUPLICATE},
 			{H_ALL "Content-Lengths: 9\r\n", OVC_SCAN_OK},
 			/* Via */
