@@ -70,9 +70,10 @@ extern struct ovc_queue *ovc_q;
 int ovc_queue_init(unsigned size, unsigned workers, int max_wait_ms);
 
 /* The longest wait in the queue before a dequeued INVITE is rejected, ms
- * (0: none): queue_max_wait, or for -1 (auto) rxq.max_age_ms in force (an
- * INVITE too old for the receive queue is as old in this one), 400 ms
- * when no age limit is in force. */
+ * (0: none): queue_max_wait, or for -1 (auto) rxq.max_age_ms in force
+ * plus the CPU quota's stall (an INVITE too old for the receive queue is
+ * as old in this one; below capacity it may wait out one stall in each
+ * queue), 400 ms when no age limit is in force. */
 unsigned ovc_queue_max_wait_ms(void);
 
 /* Is the queue taking INVITEs now (exists, not shutting down)? */
