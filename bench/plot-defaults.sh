@@ -16,8 +16,16 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 dir=$1
-csv="$dir/runs.csv"
-[ -s "$csv" ] || { echo "plot-defaults: no $csv" >&2; exit 1; }
+runs="$dir/runs.csv"
+[ -s "$runs" ] || { echo "plot-defaults: no $runs" >&2; exit 1; }
+# the newest row of each (load, arm): a re-run replaces an earlier one
+csv="$dir/latest.csv"
+{
+	head -1 "$runs"
+	tail -n +2 "$runs" | awk -F, '{ k = $1 "," $3; row[k] = $0
+			if(!(k in seen)) { seen[k] = 1; order[++n] = k } }
+		END { for(i = 1; i <= n; i++) print row[order[i]] }'
+} >"$csv"
 quota=${QUOTA:-0.2}
 bound="$here/build/bench/ovc-bound"
 [ -x "$bound" ] || make -C "$here" -s bench-tools >/dev/null

@@ -112,7 +112,7 @@ START_TEST(test_aro_limits_and_bad)
 			out++;
 	}
 	ck_assert_int_eq(out, 0);
-	before = s;
+	memcpy(&before, &s, sizeof(before)); /* padding too */
 	ck_assert(ovc_aro_step(&s, NAN, 0.04, 1, 2) == before.f);
 	ck_assert(ovc_aro_step(&s, 0.5, 0.0, 1, 2) == before.f);
 	ck_assert(ovc_aro_step(&s, 0.5, 0.04, 3, 2) == before.f);

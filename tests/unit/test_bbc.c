@@ -101,7 +101,7 @@ START_TEST(test_bbc_bad)
 	ovc_bbc_defaults(&d);
 	ovc_bbc_init(&s, &d);
 	ovc_bbc_step(&s, 900.0);
-	before = s;
+	memcpy(&before, &s, sizeof(before)); /* padding too */
 	ck_assert(ovc_bbc_step(&s, NAN) == 0.0);
 	ck_assert(ovc_bbc_step(&s, -1.0) == 0.0);
 	ck_assert(ovc_bbc_step(&s, -INFINITY) == 0.0);

@@ -62,7 +62,7 @@ START_TEST(test_bad_lists)
 	char err[128], big[100];
 
 	ck_assert_int_eq(ovc_emerg_parse(&e, "sos", 0, NULL, 0), OVC_OK);
-	before = e;
+	memcpy(&before, &e, sizeof(before)); /* padding too */
 	ck_assert_int_eq(ovc_emerg_parse(&e, "sos,,911", 0, err, sizeof(err)),
 			OVC_EINVAL);
 	ck_assert(strstr(err, "empty") != NULL);

@@ -40,7 +40,7 @@ START_TEST(test_ewma_refusals)
 	struct ovc_ewma e, before;
 
 	ovc_ewma_init(&e, 0.5, 0.25, 0);
-	before = e;
+	memcpy(&before, &e, sizeof(before)); /* padding too */
 	ck_assert_int_eq(ovc_ewma_update(&e, NAN), OVC_EINVAL);
 	ck_assert_int_eq(ovc_ewma_update(&e, INFINITY), OVC_EINVAL);
 	ck_assert_int_eq(ovc_ewma_update_dt(&e, 1.0, 0.0, 0.1), OVC_EINVAL);

@@ -67,7 +67,7 @@ START_TEST(test_bad_params)
 	ovc_occ_defaults(&d);
 	ck_assert_int_eq(ovc_occ_init(&s, &d), OVC_OK);
 	s.f = 0.3;
-	before = s;
+	memcpy(&before, &s, sizeof(before)); /* padding too */
 #define BAD(field, val)                                               \
 	do {                                                              \
 		p = d;                                                        \

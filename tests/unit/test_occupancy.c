@@ -65,7 +65,7 @@ START_TEST(test_occupancy_bad)
 	ovc_occupancy_defaults(&d);
 	ovc_occupancy_init(&s, &d);
 	ovc_occupancy_step(&s, 1.0, 0.04);
-	before = s;
+	memcpy(&before, &s, sizeof(before)); /* padding too */
 	ck_assert(ovc_occupancy_step(&s, NAN, 0.04) == before.f);
 	ck_assert(ovc_occupancy_step(&s, -0.1, 0.04) == before.f);
 	ck_assert(ovc_occupancy_step(&s, 0.5, 0.0) == before.f);

@@ -138,7 +138,7 @@ static void expect_refused(const char *name, const char *text, int rc)
 	int got;
 
 	ovc_params_defaults(&p);
-	before = p;
+	memcpy(&before, &p, sizeof(before)); /* padding too */
 	got = ovc_param_set(&p, name, text, err, sizeof(err));
 	ck_assert_msg(got == rc, "%s='%s': got %d want %d (%s)", name, text, got,
 			rc, err);
@@ -198,7 +198,7 @@ START_TEST(test_cross_checks)
 	char err[256];
 
 	ovc_params_defaults(&p);
-	before = p;
+	memcpy(&before, &p, sizeof(before)); /* padding too */
 	ck_assert_int_eq(
 			ovc_param_set(&p, "bbc.low", "800", err, sizeof(err)), OVC_ERANGE);
 	ck_assert_ptr_nonnull(strstr(err, "bbc.high"));
@@ -231,7 +231,7 @@ START_TEST(test_cross_checks_memctl)
 	char err[256];
 
 	ovc_params_defaults(&p);
-	before = p;
+	memcpy(&before, &p, sizeof(before)); /* padding too */
 	ck_assert_int_eq(
 			ovc_param_set(&p, "rsoca.reap_b", "1.5", err, sizeof(err)),
 			OVC_ERANGE);
@@ -278,7 +278,7 @@ START_TEST(test_assign_and_names)
 							 sizeof(err)),
 			OVC_OK);
 	ck_assert_uint_eq(p.occ.epoch_ms, 250);
-	before = p;
+	memcpy(&before, &p, sizeof(before)); /* padding too */
 	ck_assert_int_eq(
 			ovc_param_assign(&p, "occ.target", err, sizeof(err)), OVC_EINVAL);
 	ck_assert_int_eq(ovc_param_assign(&p, "=0.5", err, sizeof(err)),

@@ -72,7 +72,7 @@ START_TEST(test_pi_limits_and_bad)
 			out++;
 	}
 	ck_assert_int_eq(out, 0);
-	before = s;
+	memcpy(&before, &s, sizeof(before)); /* padding too */
 	ck_assert_int_eq(ovc_pi_step(&s, 0.0, 0.5, 1.0, 1.0), OVC_EINVAL);
 	ck_assert_int_eq(ovc_pi_step(&s, NAN, 0.5, 1.0, 1.0), OVC_EINVAL);
 	ck_assert_int_eq(ovc_pi_step(&s, 0.01, NAN, 1.0, 1.0), OVC_EINVAL);

@@ -184,7 +184,7 @@ START_TEST(test_rsoca_step_dos_and_bursts)
 	ck_assert(s.p_drop[OVC_DLG_UPDATE] == 0.0);
 	ck_assert_double_eq_tol(s.p_drop[OVC_DLG_OTHER], 850.0 / 2550.0, 1e-12);
 	ck_assert(s.p_reject == 0.0); /* DoS drop is independent of CPU */
-	before = s;
+	memcpy(&before, &s, sizeof(before)); /* padding too */
 	dlg[2] = -1.0;
 	ck_assert_int_eq(
 			ovc_rsoca_step(&s, 0.1, -1.0, 1.0, dlg, 500.0), OVC_EINVAL);
@@ -231,7 +231,7 @@ START_TEST(test_rsoca_mem_and_params)
 	ck_assert(lo == -1.0 && hi == -1.0);
 	ovc_rsoca_defaults(&d);
 	ovc_rsoca_init(&s, &d);
-	before = s;
+	memcpy(&before, &s, sizeof(before)); /* padding too */
 #define BAD(field, val)                                            \
 	do {                                                           \
 		p = d;                                                     \

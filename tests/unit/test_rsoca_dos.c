@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -59,7 +60,7 @@ START_TEST(test_plan_refuses_bad_input)
 
 	ovc_rsoca_defaults(&p);
 	ck_assert_int_eq(ovc_rsoca_dos_plan(&p, d, 0.0, 1.0, &pl), OVC_OK);
-	before = pl;
+	memcpy(&before, &pl, sizeof(before)); /* padding too */
 	d[3] = -1.0;
 	ck_assert_int_eq(ovc_rsoca_dos_plan(&p, d, 0.0, 1.0, &pl), OVC_EINVAL);
 	d[3] = NAN;

@@ -108,7 +108,7 @@ START_TEST(test_sired_bad)
 	ovc_sired_defaults(&d);
 	ovc_sired_init(&s, &d);
 	ovc_sired_step(&s, 0.9);
-	before = s;
+	memcpy(&before, &s, sizeof(before)); /* padding too */
 	ck_assert(ovc_sired_step(&s, NAN) == before.f);
 	ck_assert(ovc_sired_step(&s, -0.1) == before.f);
 	ck_assert(ovc_sired_step(&s, INFINITY) == before.f);

@@ -67,7 +67,7 @@ START_TEST(test_window_refusals)
 	ck_assert_int_eq(ovc_window_init(&w, 2), OVC_OK);
 	ovc_window_push(&w, 0.0, 0.0);
 	ck_assert_int_eq(ovc_window_ratio(&w, &r), OVC_ERANGE);
-	before = w;
+	memcpy(&before, &w, sizeof(before)); /* padding too */
 	ck_assert_int_eq(ovc_window_push(&w, NAN, 1.0), OVC_EINVAL);
 	ck_assert_int_eq(ovc_window_push(&w, 1.0, INFINITY), OVC_EINVAL);
 	ck_assert_int_eq(ovc_window_push(&w, -1.0, 1.0), OVC_EINVAL);
