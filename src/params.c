@@ -350,8 +350,9 @@ static int decimal_ok(const char *s)
 	return *s == '\0';
 }
 
-int ovc_param_set(struct ovc_params *p, const char *name, const char *value,
-		char *err, size_t errlen)
+/* ovc_param_set() with the cross-parameter checks when cross is set. */
+static int param_set(struct ovc_params *p, const char *name,
+		const char *value, char *err, size_t errlen, int cross)
 {
 	const struct ovc_param_def *d;
 	struct ovc_params tmp;
@@ -393,15 +394,22 @@ int ovc_param_set(struct ovc_params *p, const char *name, const char *value,
 	}
 	tmp = *p;
 	field_set(&tmp, d, v);
-	rc = ovc_params_validate(&tmp, err, errlen);
+	rc = cross ? ovc_params_validate(&tmp, err, errlen) : OVC_OK;
 	if(rc != OVC_OK)
 		return rc;
 	*p = tmp;
 	return OVC_OK;
 }
 
-int ovc_param_assign(
-		struct ovc_params *p, const char *assign, char *err, size_t errlen)
+int ovc_param_set(struct ovc_params *p, const char *name, const char *value,
+		char *err, size_t errlen)
+{
+	return param_set(p, name, value, err, errlen, 1);
+}
+
+/* ovc_param_assign() with the cross-parameter checks when cross is set. */
+static int param_assign(struct ovc_params *p, const char *assign, char *err,
+		size_t errlen, int cross)
 {
 	char name[64];
 	const char *eq, *b, *e;
@@ -429,5 +437,17 @@ int ovc_param_assign(
 	}
 	memcpy(name, b, n);
 	name[n] = '\0';
-	return ovc_param_set(p, name, eq + 1, err, errlen);
+	return param_set(p, name, eq + 1, err, errlen, cross);
+}
+
+int ovc_param_assign(
+		struct ovc_params *p, const char *assign, char *err, size_t errlen)
+{
+	return param_assign(p, assign, err, errlen, 1);
+}
+
+int ovc_param_assign_staged(
+		struct ovc_params *p, const char *assign, char *err, size_t errlen)
+{
+	return param_assign(p, assign, err, errlen, 0);
 }

@@ -80,6 +80,13 @@ int ovc_param_set(struct ovc_params *p, const char *name, const char *value,
 int ovc_param_assign(
 		struct ovc_params *p, const char *assign, char *err, size_t errlen);
 
+/* ovc_param_assign() without the cross-parameter checks: for a set of
+ * assignments whose order must not matter (modparams), checked as a whole
+ * afterwards with ovc_params_validate(). Names, syntax and each value's
+ * own range are checked; on failure p is unchanged. */
+int ovc_param_assign_staged(
+		struct ovc_params *p, const char *assign, char *err, size_t errlen);
+
 /* Checks the cross-parameter constraints of p. Returns OVC_OK or
  * OVC_ERANGE with a message in err. */
 int ovc_params_validate(const struct ovc_params *p, char *err, size_t errlen);

@@ -66,7 +66,9 @@ static int mp_set_param(modparam_t type, void *val)
 {
 	char err[256];
 
-	if(ovc_param_assign(params_ready(), (char *)val, err, sizeof(err))
+	/* the constraints between parameters are checked once all are read
+	 * (mod_init), so that their order does not matter */
+	if(ovc_param_assign_staged(params_ready(), (char *)val, err, sizeof(err))
 			!= OVC_OK) {
 		LM_ERR("modparam \"param\": %s\n", err);
 		return -1;
@@ -447,6 +449,12 @@ static int register_stats(void)
 
 static int mod_init(void)
 {
+	char err[256];
+
+	if(ovc_params_validate(params_ready(), err, sizeof(err)) != OVC_OK) {
+		LM_ERR("modparam \"param\": %s\n", err);
+		return -1;
+	}
 	if(ovc_admit_init() < 0)
 		return -1;
 	if(ovc_sampler_init(mp_cpu_source, &mp_cpu_capacity) < 0)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# A bad modparam value stops kamailio at start-up (kamailio -c) with a
-# message naming the parameter and the accepted range; a good one passes.
+# A bad modparam value stops kamailio at start-up with a message naming
+# the parameter and the accepted range; a good one passes kamailio -c.
 . "$(dirname "$0")/lib.sh"
 
 # cfg_with LINE: the proxy cfg with LINE added after ovc's modparams.
@@ -9,16 +9,20 @@ cfg_with() {
 	sed "/^modparam(\"rr\", \"enable_full_lr\"/a $1" "$CFG" >"$T_DIR/t.cfg"
 }
 
-# expect_bad LINE PATTERN: kamailio -c must fail and print PATTERN.
+# expect_bad LINE PATTERN: kamailio started with LINE must stop at once
+# (at the modparam, or in ovc's mod_init for the constraints between
+# parameters, which kamailio -c does not run) and print PATTERN. Bounded:
+# a kamailio that would start is stopped after 10 s (and fails the test).
 expect_bad() {
 	local line=$1 pat=$2 out rc
 	cfg_with "$line"
 	set +e
-	out=$(kamailio -c -f "$T_DIR/t.cfg" -A "OVC_SO=\"$MOD\"" \
+	out=$(timeout 10 kamailio -f "$T_DIR/t.cfg" -DD -E -Y "$T_DIR" \
+		-P "$T_DIR/bad.pid" -A "OVC_SO=\"$MOD\"" \
 		-A "CTL_SOCK=\"$CTL\"" -A "LISTEN=udp:127.0.0.1:$PROXY_PORT" 2>&1)
 	rc=$?
 	set -e
-	if [ $rc -ne 0 ] && printf '%s\n' "$out" | grep -qE "$pat" &&
+	if [ $rc -ne 0 ] && [ $rc -ne 124 ] && printf '%s\n' "$out" | grep -qE "$pat" &&
 		! printf '%s\n' "$out" | grep -q "config file ok"; then
 		ok "refused: $line -> $(printf '%s\n' "$out" | grep -m1 -oE "$pat")"
 	else
@@ -35,6 +39,22 @@ else
 	fail "a valid configuration is refused"
 	tail -5 "$T_DIR/good.log"
 fi
+
+# parameters bound to each other are checked once all are read: either
+# order of rsoca.cmin=0.5 (above the default cmax) and rsoca.cmax=0.8 passes
+for order in 'rsoca.cmin=0.5 rsoca.cmax=0.8' 'rsoca.cmax=0.8 rsoca.cmin=0.5'; do
+	set -- $order
+	cfg_with "modparam(\"ovc\", \"param\", \"$1\")\nmodparam(\"ovc\", \"param\", \"$2\")"
+	if kamailio -c -f "$T_DIR/t.cfg" -A "OVC_SO=\"$MOD\"" -A "CTL_SOCK=\"$CTL\"" \
+		-A "LISTEN=udp:127.0.0.1:$PROXY_PORT" >"$T_DIR/order.log" 2>&1; then
+		ok "modparams $1 then $2 pass kamailio -c"
+	else
+		fail "modparams $1 then $2 refused"
+		tail -3 "$T_DIR/order.log"
+	fi
+done
+expect_bad 'modparam("ovc", "param", "rsoca.cmax=0.1")' \
+	'"param": rsoca.cmin \(0.2\) must be less than rsoca.cmax \(0.1\)'
 
 # the proxy cfg is ready for every algorithm
 for a in none bbc occ occupancy aro sired rsoca pi; do

@@ -223,6 +223,53 @@ START_TEST(test_cross_checks)
 }
 END_TEST
 
+/* Staged assignments (modparams): the order of two parameters bound to
+ * each other does not matter; the set is checked as a whole afterwards. */
+START_TEST(test_staged_order)
+{
+	struct ovc_params a, b, before;
+	char err[256];
+
+	/* rsoca.cmin 0.5 above the default cmax 0.4: refused one by one */
+	ovc_params_defaults(&a);
+	ck_assert_int_eq(ovc_param_assign(&a, "rsoca.cmin=0.5", err, sizeof(err)),
+			OVC_ERANGE);
+	/* staged, in either order, then valid as a whole */
+	ovc_params_defaults(&a);
+	ck_assert_int_eq(ovc_param_assign_staged(&a, "rsoca.cmin=0.5", err,
+							 sizeof(err)),
+			OVC_OK);
+	ck_assert_int_eq(ovc_param_assign_staged(&a, "rsoca.cmax=0.8", err,
+							 sizeof(err)),
+			OVC_OK);
+	ck_assert_int_eq(ovc_params_validate(&a, err, sizeof(err)), OVC_OK);
+	ovc_params_defaults(&b);
+	ck_assert_int_eq(ovc_param_assign_staged(&b, "rsoca.cmax=0.8", err,
+							 sizeof(err)),
+			OVC_OK);
+	ck_assert_int_eq(ovc_param_assign_staged(&b, "rsoca.cmin=0.5", err,
+							 sizeof(err)),
+			OVC_OK);
+	ck_assert_int_eq(ovc_params_validate(&b, err, sizeof(err)), OVC_OK);
+	ck_assert(a.rsoca.cmin == b.rsoca.cmin && a.rsoca.cmax == b.rsoca.cmax);
+	/* a set that stays inconsistent is refused by the whole check */
+	ck_assert_int_eq(ovc_param_assign_staged(&b, "rsoca.cmax=0.3", err,
+							 sizeof(err)),
+			OVC_OK);
+	ck_assert_int_eq(ovc_params_validate(&b, err, sizeof(err)), OVC_ERANGE);
+	ck_assert_ptr_nonnull(strstr(err, "rsoca.cm"));
+	/* a value outside its own range is refused at once, p unchanged */
+	memcpy(&before, &b, sizeof(before)); /* padding too */
+	ck_assert_int_eq(ovc_param_assign_staged(&b, "rsoca.cmax=1.5", err,
+							 sizeof(err)),
+			OVC_ERANGE);
+	ck_assert_int_eq(ovc_param_assign_staged(&b, "nosuch=1", err,
+							 sizeof(err)),
+			OVC_ENOENT);
+	ck_assert(memcmp(&b, &before, sizeof(b)) == 0);
+}
+END_TEST
+
 /* rsoca memory control: explicit thresholds both or neither and
  * increasing; B above B_en. */
 START_TEST(test_cross_checks_memctl)
@@ -315,6 +362,7 @@ Suite *make_suite_params(void)
 	tcase_add_test(tc, test_defaults_match_controllers);
 	tcase_add_test(tc, test_cross_checks);
 	tcase_add_test(tc, test_cross_checks_memctl);
+	tcase_add_test(tc, test_staged_order);
 	tcase_add_test(tc, test_assign_and_names);
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(each, test_each_parses_default, 0, n);
