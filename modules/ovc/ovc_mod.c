@@ -51,7 +51,8 @@ static int mp_queue_size = 800;		 /* 003 §V */
 static int mp_queue_workers = 4;
 static int mp_queue_max_wait = -1; /* ms; -1: the age limit in force */
 
-#define OVC_HISTORY_MAX 86400
+/* rows of the per-second history: an hour, ~2.5 MB of shared memory */
+#define OVC_HISTORY_MAX 3600
 
 static struct ovc_params *params_ready(void)
 {

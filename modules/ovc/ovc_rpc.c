@@ -206,7 +206,7 @@ static void ovc_rpc_stats(rpc_t *rpc, void *ctx)
 
 /* -------------------------------------------------------------- ovc.csv */
 
-#define OVC_CSV_MAX_ROWS 86400
+#define OVC_CSV_MAX_ROWS 3600
 
 /* column list: the DESIGN.md contract first, then ours */
 int ovc_csv_header(char *buf, int size)
@@ -375,15 +375,21 @@ static void ovc_rpc_csv(rpc_t *rpc, void *ctx)
 		}
 		n = (int)v;
 	}
-	rows = pkg_malloc(sizeof(*rows) * ovc->hist_size);
+	/* only the rows asked for (the history only grows until a reset, so
+	 * there are at least as many when copying) */
+	lock_get(&ovc->lock);
+	count = ovc->hist_count;
+	lock_release(&ovc->lock);
+	if(n > 0 && n < count)
+		count = n;
+	rows = pkg_malloc(sizeof(*rows) * (count > 0 ? count : 1));
 	if(rows == NULL) {
-		rpc->fault(ctx, 500, "Out of memory");
+		rpc->fault(ctx, 500, "Out of memory (%d rows)", count);
 		return;
 	}
 	lock_get(&ovc->lock);
-	count = ovc->hist_count;
-	if(n > 0 && n < count)
-		count = n;
+	if(count > (int)ovc->hist_count)
+		count = ovc->hist_count; /* an ovc.reset in between */
 	for(i = 0; i < count; i++) {
 		unsigned idx = (ovc->hist_next + ovc->hist_size - count + i)
 					   % ovc->hist_size;

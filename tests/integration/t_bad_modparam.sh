@@ -86,6 +86,8 @@ expect_bad 'modparam("ovc", "reject_code", 99)' \
 expect_bad 'modparam("ovc", "retry_after", -1)' '"retry_after": -1 is out of range'
 expect_bad 'modparam("ovc", "dry_run", 2)' '"dry_run": 2 is out of range \[0, 1\]'
 expect_bad 'modparam("ovc", "stats_history", 1)' '"stats_history": 1 is out of range'
+expect_bad 'modparam("ovc", "stats_history", 3601)' \
+	'"stats_history": 3601 is out of range \[10, 3600\]'
 expect_bad 'modparam("ovc", "queue_size", -1)' \
 	'"queue_size": -1 is out of range \[0, 1048576\]'
 expect_bad 'modparam("ovc", "queue_workers", 65)' \
