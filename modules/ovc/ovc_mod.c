@@ -505,6 +505,7 @@ static int mod_init(void)
 	return 0;
 
 error:
+	ovc_queue_destroy(NULL); /* nothing queued yet: nothing to answer */
 	ovc_rs_destroy();
 	ovc_shm_destroy();
 	return -1;

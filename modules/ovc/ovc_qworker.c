@@ -125,7 +125,11 @@ void ovc_qworker_run(int idx)
 	unsigned n = 0;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop; /* no SA_RESTART: waits end at once */
+	/* SA_RESTART: the modules this worker runs request_route through (tm,
+	 * a database, DNS) must not see EINTR; the worker's own waits end
+	 * within their 1 s timeout (nanosleep is never restarted) */
+	sa.sa_handler = on_stop;
+	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
