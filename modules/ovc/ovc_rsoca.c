@@ -18,7 +18,10 @@
 #include "ovc_rsoca.h"
 #include "ovc_shm.h"
 
-#define OVC_EMERG_DEFAULT "sos,911,112,urn:service:sos"
+/* none by default: a list that matched any host would let a flood to
+ * sip:911@anything past every control; the operator names its emergency
+ * URIs (with their host) */
+#define OVC_EMERG_DEFAULT ""
 
 struct ovc_rs_shm
 {

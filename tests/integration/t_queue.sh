@@ -25,7 +25,8 @@ run() {
 	local alg=$1
 	shift
 	kam_start -c "$cg" -n "$alg" "OVC_ALGORITHM=\"$alg\"" \
-		'OVC_QUEUE_SIZE=800' 'OVC_QUEUE_MAX_WAIT=400' 'TM_RETR_T1=20000' "$@"
+		'OVC_QUEUE_SIZE=800' 'OVC_QUEUE_MAX_WAIT=400' 'TM_RETR_T1=20000' \
+		'OVC_EMERGENCY="sos"' "$@"
 	uas_start "${alg}_uas"
 	# at most 3 retransmissions (an unanswered INVITE times out after
 	# 7.5 s) and 12 s at most for any awaited answer: the UAC finishes by
@@ -34,7 +35,7 @@ run() {
 		-max_retrans 3 -recv_timeout 12000 &
 	local uac=$! sos=
 	if [ "$alg" = pi ]; then
-		# emergency calls (sip:sos@, in the default list) among the
+		# emergency calls (sip:sos@, in the emergency list) among the
 		# overload: pi refuses at dequeue, but never these
 		sleep 3
 		mkdir -p "$T_DIR/sos"

@@ -3,7 +3,7 @@
 # R-SOCA's rejects (004 §III-A/B): re-INVITEs beyond D_en are rejected with
 # a stateless 500 carrying Retry-After T_retry (never dropped), INVITEs
 # beyond the burst budget get the same 500 while emergency INVITEs
-# (Request-URI user "sos", in the default emergency list) are all admitted;
+# (Request-URI user "sos", in the emergency list) are all admitted;
 # rsoca.reject_code 503 switches the status, and a code other than 500/503
 # is refused by ovc.set.
 . "$(dirname "$0")/lib.sh"
@@ -14,7 +14,7 @@ SOS=${SOS:-10}			# emergency INVITEs/s
 REINV=${REINV:-100}		# re-INVITEs/s for dialogs that do not exist
 
 kam_start 'OVC_ALGORITHM="rsoca"' 'OVC_PARAM1="rsoca.ei=10"' \
-	'OVC_PARAM2="rsoca.cmax=0.95"'
+	'OVC_PARAM2="rsoca.cmax=0.95"' 'OVC_EMERGENCY="sos"'
 rpc ovc.set rsoca.cmin 0.9 >/dev/null # the CPU ramp stays out of the way
 uas_start uas
 
