@@ -6,67 +6,88 @@
 
 #include "ovc/rejmem.h"
 
+/* Bits of a slot: the tag above, the stored second, the decision. */
+#define TAG_SHIFT 24
+#define SEC_BITS 22
+#define SEC_MASK ((1u << SEC_BITS) - 1)
+
 void ovc_rejmem_init(struct ovc_rejmem *m)
 {
 	unsigned i;
 
-	for(i = 0; i < OVC_REJMEM_SLOTS; i++) {
-		atomic_init(&m->key[i], 0);
-		atomic_init(&m->sec[i], 0);
-	}
+	for(i = 0; i < OVC_REJMEM_SLOTS; i++)
+		atomic_init(&m->slot[i], 0);
 }
 
-static uint64_t nonzero(uint64_t key)
+/* splitmix64's finaliser: every bit of key reaches the tag and the index */
+static uint64_t mix(uint64_t key)
 {
-	return key ? key : 1;
+	key ^= key >> 30;
+	key *= 0xbf58476d1ce4e5b9ULL;
+	key ^= key >> 27;
+	key *= 0x94d049bb133111ebULL;
+	key ^= key >> 31;
+	return key;
+}
+
+/* The tag of a mixed key, never 0 (an empty slot). */
+static uint64_t tag_of(uint64_t h)
+{
+	uint64_t t = h >> TAG_SHIFT;
+
+	return t ? t : 1;
+}
+
+unsigned ovc_rejmem_home(uint64_t key)
+{
+	return (unsigned)mix(key) & (OVC_REJMEM_SLOTS - 1);
+}
+
+/* Seconds since the second stored in slot value v, at now_s. */
+static uint32_t age_of(uint64_t v, uint32_t now_s)
+{
+	return (now_s - (uint32_t)(v >> 2)) & SEC_MASK;
 }
 
 void ovc_rejmem_put(
 		struct ovc_rejmem *m, uint64_t key, uint32_t now_s, int decision)
 {
+	uint64_t h = mix(key), tag = tag_of(h), v;
 	unsigned i, idx, oldest = 0;
-	uint32_t oldest_age = 0;
+	uint32_t age, oldest_age = 0;
 
-	key = nonzero(key);
 	for(i = 0; i < OVC_REJMEM_PROBE; i++) {
-		uint64_t k;
-		uint32_t age;
-
-		idx = (unsigned)(key + i) & (OVC_REJMEM_SLOTS - 1);
-		k = atomic_load_explicit(&m->key[idx], memory_order_relaxed);
-		if(k == key || k == 0) {
+		idx = (unsigned)(h + i) & (OVC_REJMEM_SLOTS - 1);
+		v = atomic_load_explicit(&m->slot[idx], memory_order_relaxed);
+		if(v == 0 || v >> TAG_SHIFT == tag) {
 			oldest = idx;
 			break;
 		}
-		age = now_s
-			  - (atomic_load_explicit(&m->sec[idx], memory_order_relaxed)
-					  >> 2);
+		age = age_of(v, now_s);
 		if(i == 0 || age > oldest_age) {
 			oldest = idx;
 			oldest_age = age;
 		}
 	}
-	/* time first, so a reader that sees the key sees a fresh time */
 	if(decision != OVC_REJMEM_ADMITTED && decision != OVC_REJMEM_QUEUED)
 		decision = OVC_REJMEM_REJECTED;
-	atomic_store_explicit(&m->sec[oldest], (now_s << 2) | (uint32_t)decision,
-			memory_order_relaxed);
-	atomic_store_explicit(&m->key[oldest], key, memory_order_release);
+	v = tag << TAG_SHIFT | (uint64_t)(now_s & SEC_MASK) << 2
+		| (uint64_t)decision;
+	atomic_store_explicit(&m->slot[oldest], v, memory_order_relaxed);
 }
 
 int ovc_rejmem_get(const struct ovc_rejmem *m, uint64_t key, uint32_t now_s,
 		uint32_t ttl_s)
 {
+	uint64_t h = mix(key), tag = tag_of(h), v;
 	unsigned i, idx;
-	uint32_t v;
 
-	key = nonzero(key);
 	for(i = 0; i < OVC_REJMEM_PROBE; i++) {
-		idx = (unsigned)(key + i) & (OVC_REJMEM_SLOTS - 1);
-		if(atomic_load_explicit(&m->key[idx], memory_order_acquire) != key)
+		idx = (unsigned)(h + i) & (OVC_REJMEM_SLOTS - 1);
+		v = atomic_load_explicit(&m->slot[idx], memory_order_relaxed);
+		if(v == 0 || v >> TAG_SHIFT != tag)
 			continue;
-		v = atomic_load_explicit(&m->sec[idx], memory_order_relaxed);
-		if(now_s - (v >> 2) >= ttl_s)
+		if(age_of(v, now_s) >= ttl_s)
 			return -1;
 		return (int)(v & 3u);
 	}

@@ -60,22 +60,60 @@ END_TEST
 START_TEST(test_rejmem_collisions)
 {
 	struct ovc_rejmem *m = mem();
-	uint64_t base = 5, k[OVC_REJMEM_PROBE + 1];
+	uint64_t base = 5, c, k[OVC_REJMEM_PROBE + 1];
+	uint32_t t = 100, last = t + OVC_REJMEM_PROBE;
 	int i;
 
 	/* keys that all start probing at the same slot */
-	for(i = 0; i <= OVC_REJMEM_PROBE; i++)
-		k[i] = base + (uint64_t)i * OVC_REJMEM_SLOTS * 7;
+	k[0] = base;
+	for(i = 1, c = base + 1; i <= OVC_REJMEM_PROBE; c++)
+		if(ovc_rejmem_home(c) == ovc_rejmem_home(base))
+			k[i++] = c;
 	for(i = 0; i < OVC_REJMEM_PROBE; i++)
-		ovc_rejmem_put(m, k[i], 100 + i, 1);
+		ovc_rejmem_put(m, k[i], t + (uint32_t)i, 1);
 	for(i = 0; i < OVC_REJMEM_PROBE; i++)
-		ck_assert_int_eq(ovc_rejmem_get(m, k[i], 110, 32), 1);
+		ck_assert_int_eq(ovc_rejmem_get(m, k[i], last, 32), 1);
 	/* one more: replaces the oldest (k[0]), the others stay */
-	ovc_rejmem_put(m, k[OVC_REJMEM_PROBE], 120, 1);
-	ck_assert_int_eq(ovc_rejmem_get(m, k[OVC_REJMEM_PROBE], 120, 32), 1);
-	ck_assert_int_eq(ovc_rejmem_get(m, k[0], 120, 32), -1);
+	ovc_rejmem_put(m, k[OVC_REJMEM_PROBE], last, 1);
+	ck_assert_int_eq(ovc_rejmem_get(m, k[OVC_REJMEM_PROBE], last, 32), 1);
+	ck_assert_int_eq(ovc_rejmem_get(m, k[0], last, 32), -1);
 	for(i = 1; i < OVC_REJMEM_PROBE; i++)
-		ck_assert_int_eq(ovc_rejmem_get(m, k[i], 120, 32), 1);
+		ck_assert_int_eq(ovc_rejmem_get(m, k[i], last, 32), 1);
+	free(m);
+}
+END_TEST
+
+/* Times are kept modulo 2^22 s: ages across the wrap are exact. */
+START_TEST(test_rejmem_wrap)
+{
+	struct ovc_rejmem *m = mem();
+	uint32_t t = (1u << 22) - 3;
+
+	ovc_rejmem_put(m, 4242, t, OVC_REJMEM_QUEUED);
+	ck_assert_int_eq(ovc_rejmem_get(m, 4242, t + 10, 32), OVC_REJMEM_QUEUED);
+	ck_assert_int_eq(ovc_rejmem_get(m, 4242, t + 32, 32), -1);
+	/* a key that shares the slot index but not the tag is not found */
+	ck_assert_int_eq(ovc_rejmem_get(m, 4243, t + 1, 32), -1);
+	free(m);
+}
+END_TEST
+
+/* 32 s of 8000 INVITEs/s (Timer B at a 20x flood on a proxy of 400
+ * calls/s): each key is still found at the end. */
+START_TEST(test_rejmem_capacity)
+{
+	struct ovc_rejmem *m = mem();
+	uint64_t i, n = 8000 * 32, found = 0;
+
+	for(i = 0; i < n; i++)
+		ovc_rejmem_put(m, i * 0x9e3779b97f4a7c15ULL + 11, (uint32_t)(i / 8000),
+				OVC_REJMEM_REJECTED);
+	for(i = 0; i < n; i++)
+		found += ovc_rejmem_get(m, i * 0x9e3779b97f4a7c15ULL + 11, 31, 32)
+				 == OVC_REJMEM_REJECTED;
+	/* at half load, 16 probes: a few evictions at most */
+	ck_assert_msg(found >= n * 999 / 1000, "found %llu of %llu",
+			(unsigned long long)found, (unsigned long long)n);
 	free(m);
 }
 END_TEST
@@ -132,6 +170,8 @@ Suite *make_suite_rejmem(void)
 	tcase_add_test(tc, test_rejmem_put_has_expire);
 	tcase_add_test(tc, test_rejmem_collisions);
 	tcase_add_test(tc, test_rejmem_many);
+	tcase_add_test(tc, test_rejmem_wrap);
+	tcase_add_test(tc, test_rejmem_capacity);
 	tcase_add_test(tc, test_rejmem_request_key);
 	suite_add_tcase(s, tc);
 	return s;
