@@ -121,13 +121,18 @@ static enum ovc_sip_method method_of_msg(struct sip_msg *msg)
 }
 
 /* An emergency request about to be rejected is admitted instead (004
- * §III-A): counted admitted and as an emergency pass. buf/len: the raw
- * request, uri/uri_len its Request-URI. Returns 1 when it was. */
+ * §III-A): counted admitted and as an emergency pass, and remembered
+ * admitted under key (0: not remembered) for its retransmissions.
+ * buf/len: the raw request, uri/uri_len its Request-URI. Returns 1 when it
+ * was. */
 static int emergency_pass(enum ovc_class c, const char *buf, int len,
-		const char *uri, int uri_len)
+		const char *uri, int uri_len, uint64_t key)
 {
 	if(!ovc_rsoca_is_emergency(buf, len, uri, uri_len))
 		return 0;
+	if(key != 0)
+		ovc_rejmem_put(ovc->rejmem, key, (uint32_t)ovc_now_sec_coarse(),
+				OVC_REJMEM_ADMITTED);
 	ovc_count_offered(c, OVC_V_ADMITTED, -1);
 	ovc_rsoca_count_event(OVC_RS_E_EMERG);
 	return 1;
@@ -433,6 +438,11 @@ static enum ovc_outcome enqueue(enum ovc_class c, const char *buf, int len,
 		ovc_count_offered(c, OVC_V_ADMITTED, OVC_V_WOULD_REJECT);
 		return OVC_OUT_WOULD_REJECT;
 	}
+	/* not queued: no stale mark that would absorb its retransmissions
+	 * (they get the reject reply, even if this one cannot be sent; an
+	 * emergency pass marks it admitted) */
+	if(key != 0)
+		ovc_rejmem_put(ovc->rejmem, key, now, OVC_REJMEM_REJECTED);
 	return OVC_OUT_REJECTED;
 }
 
@@ -527,7 +537,8 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 		o = enqueue(c, msg->buf, (int)msg->len, &msg->rcv, key, would);
 	ruri = &msg->first_line.u.request.uri;
 	if(o == OVC_OUT_REJECTED
-			&& emergency_pass(c, msg->buf, (int)msg->len, ruri->s, ruri->len))
+			&& emergency_pass(
+					c, msg->buf, (int)msg->len, ruri->s, ruri->len, key))
 		o = OVC_OUT_ADMITTED;
 	remember(msg, o);
 	if(o == OVC_OUT_DROPPED && dos && noreply)
@@ -599,7 +610,8 @@ static int dgram_in(sr_event_param_t *evp, int *refused)
 	if(o == OVC_OUT_QUEUE)
 		o = enqueue(c, buf, len, rcv, key, would);
 	if(o == OVC_OUT_REJECTED
-			&& emergency_pass(c, buf, len, buf + sc.ruri.off, (int)sc.ruri.len))
+			&& emergency_pass(c, buf, len, buf + sc.ruri.off,
+					(int)sc.ruri.len, key))
 		o = OVC_OUT_ADMITTED;
 	if(o == OVC_OUT_QUEUED || o == OVC_OUT_DROPPED) {
 		*refused = o == OVC_OUT_DROPPED;
