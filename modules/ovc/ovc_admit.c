@@ -458,16 +458,57 @@ static int absorb_own_ack(const char *buf, const struct ovc_sip_scan *sc)
 	return 1;
 }
 
-/* Decision already taken at datagram arrival for the message this process
- * is about to run through the script (UDP workers handle a datagram from
- * arrival to script end): ovc_admit() returns it without deciding or
- * counting again. */
+/* Decision already taken at datagram arrival for the request this process
+ * is about to run through the script (a UDP receiver handles a datagram
+ * from arrival to script end, and the next datagram's arrival clears it):
+ * ovc_admit() acts on it without deciding or counting again. Matched by
+ * the datagram's source, not its bytes, so that a SREV_NET_DATA_IN module
+ * rewriting the message (topos) cannot make it decided twice. */
 static struct
 {
-	const char *buf; /* receive buffer of that datagram */
-	int len;		 /* its length */
+	int set;				 /* a decision waits for ovc_admit() */
+	struct ip_addr src_ip;	 /* source of that datagram */
+	unsigned short src_port; /* its port */
 	enum ovc_outcome outcome;
+	/* a refusal whose reply could not be built from the raw bytes: sent
+	 * through sl by ovc_admit(), counted then */
+	enum ovc_class c;
+	enum ovc_sip_method m;
+	uint64_t key;
+	int aged;
 } fp_pending;
+
+/* Is msg the datagram fp_pending was decided for? */
+static int fp_matches(const struct sip_msg *msg)
+{
+	return fp_pending.set && msg->rcv.proto == PROTO_UDP
+		   && msg->rcv.src_port == fp_pending.src_port
+		   && ip_addr_cmp(&msg->rcv.src_ip, &fp_pending.src_ip);
+}
+
+/* ovc_admit() for a request refused at arrival whose reply could not be
+ * built there: the reply through sl (or -1 with noreply), counted once. */
+static int admit_pending_reject(struct sip_msg *msg, int noreply)
+{
+	remember(msg, OVC_OUT_REJECTED);
+	if(noreply) {
+		count_rejected(fp_pending.c, fp_pending.m);
+		if(fp_pending.aged)
+			ovc_count_event(OVC_E_AGE_REJECT);
+		return -1;
+	}
+	if(send_reject(msg, NULL) < 0) {
+		ovc_count_offered(fp_pending.c, OVC_V_DROPPED, -1);
+		remember(msg, OVC_OUT_DROPPED);
+		return 0;
+	}
+	count_rejected(fp_pending.c, fp_pending.m);
+	ovc_count_event(OVC_E_REPLY);
+	if(fp_pending.aged)
+		ovc_count_event(OVC_E_AGE_REJECT);
+	remember_reject(fp_pending.key);
+	return 0;
+}
 
 int ovc_fast_path = 1;
 
@@ -490,9 +531,10 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 	uint64_t key;
 	int would, dos, aged, fd;
 
-	if(fp_pending.buf != NULL && fp_pending.buf == msg->buf
-			&& fp_pending.len == (int)msg->len) {
-		fp_pending.buf = NULL;
+	if(fp_matches(msg)) {
+		fp_pending.set = 0;
+		if(fp_pending.outcome == OVC_OUT_REJECTED)
+			return admit_pending_reject(msg, noreply);
 		remember(msg, fp_pending.outcome);
 		return 1;
 	}
@@ -583,7 +625,7 @@ static int dgram_in(sr_event_param_t *evp, int *refused)
 	int would, dos, aged;
 	int rc;
 
-	fp_pending.buf = NULL;
+	fp_pending.set = 0;
 	ovc_rxq_count_dgram(); /* one datagram off the socket's queue */
 	if(!ovc_fast_path || len <= 0)
 		return 0;
@@ -633,13 +675,17 @@ static int dgram_in(sr_event_param_t *evp, int *refused)
 			ovc_count_offered(c, OVC_V_DROPPED, -1);
 			return -1;
 		}
-		/* could not build the reply here: undo nothing (nothing was
-		 * counted), let the script decide and answer through sl */
-		return 0;
+		/* could not build the reply here: ovc_admit() answers it through
+		 * sl and counts it (decided once) */
 	}
-	fp_pending.buf = buf;
-	fp_pending.len = len;
+	fp_pending.set = 1;
+	fp_pending.src_ip = rcv->src_ip;
+	fp_pending.src_port = rcv->src_port;
 	fp_pending.outcome = o;
+	fp_pending.c = c;
+	fp_pending.m = m;
+	fp_pending.key = key;
+	fp_pending.aged = aged;
 	return 0;
 }
 
