@@ -8,6 +8,7 @@
  * algorithms live in libovc (src/, include/ovc/); this file is the glue:
  * exports, parameters, init, script/KEMI wrappers, pseudo-variables.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,7 @@ static int mp_stats_history = 300;
 static int mp_queue_size = 800;		 /* 003 §V */
 static int mp_queue_workers = 4;
 static int mp_queue_max_wait = -1; /* ms; -1: the age limit in force */
+static int mp_queue_max_bytes;	   /* 0: an eighth of shared memory */
 
 /* rows of the per-second history: an hour, ~2.5 MB of shared memory */
 #define OVC_HISTORY_MAX 3600
@@ -198,6 +200,12 @@ static int mp_set_queue_max_wait(modparam_t type, void *val)
 }
 
 /* receive buffers, in messages of OVC_RXQ_MSG_BYTES kernel bytes each */
+static int mp_set_queue_max_bytes(modparam_t type, void *val)
+{
+	return int_in_range(
+			"queue_max_bytes", val, 0, INT_MAX, &mp_queue_max_bytes);
+}
+
 static int mp_set_rcvbuf_udp(modparam_t type, void *val)
 {
 	return int_in_range(
@@ -487,7 +495,7 @@ static int mod_init(void)
 		ovc_rxq_hooked = 1;
 	}
 	if(ovc_queue_init((unsigned)mp_queue_size, (unsigned)mp_queue_workers,
-			   mp_queue_max_wait)
+			   mp_queue_max_wait, (uint64_t)mp_queue_max_bytes)
 			< 0)
 		goto error;
 	if(ovc_tmreap_init(params_ready()->memctl.source) < 0)
@@ -584,6 +592,8 @@ static param_export_t params[] = {
 		(void *)mp_set_queue_workers},
 	{"queue_max_wait", PARAM_INT | USE_FUNC_PARAM,
 		(void *)mp_set_queue_max_wait},
+	{"queue_max_bytes", PARAM_INT | USE_FUNC_PARAM,
+		(void *)mp_set_queue_max_bytes},
 	{"rcvbuf_udp",     PARAM_INT | USE_FUNC_PARAM, (void *)mp_set_rcvbuf_udp},
 	{"rcvbuf_tcp",     PARAM_INT | USE_FUNC_PARAM, (void *)mp_set_rcvbuf_tcp},
 	{"emergency",      PARAM_STRING | USE_FUNC_PARAM,

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/dprint.h"
+#include "core/globals.h"
 #include "core/mem/shm_mem.h"
 
 #include "ovc_onset.h"
@@ -39,7 +40,13 @@ static void q_unlock(void *ctx)
 	lock_release((gen_lock_t *)ctx);
 }
 
-int ovc_queue_init(unsigned size, unsigned workers, int max_wait_ms)
+uint64_t ovc_queue_auto_bytes(void)
+{
+	return (uint64_t)shm_mem_size / 8;
+}
+
+int ovc_queue_init(
+		unsigned size, unsigned workers, int max_wait_ms, uint64_t max_bytes)
 {
 	struct ovc_fifo_alloc a = {q_alloc, q_free, NULL};
 	struct ovc_fifo_lock lk;
@@ -66,6 +73,8 @@ int ovc_queue_init(unsigned size, unsigned workers, int max_wait_ms)
 	}
 	ovc_q->workers = workers;
 	ovc_q->max_wait_ms = max_wait_ms;
+	ovc_q->max_bytes = max_bytes > 0 ? max_bytes : ovc_queue_auto_bytes();
+	atomic_init(&ovc_q->bytes, 0);
 	atomic_init(&ovc_q->seq, 0);
 	atomic_init(&ovc_q->sleepers, 0);
 	atomic_init(&ovc_q->stopping, 0);
@@ -101,14 +110,22 @@ int ovc_queue_put(const char *buf, int len, const struct receive_info *rcv,
 		uint64_t key, int would_reject)
 {
 	struct ovc_qitem *it;
+	size_t sz;
 
 	if(len <= 0 || len > BUF_SIZE)
 		return -2;
 	if(ovc_fifo_len(ovc_q->fifo) >= ovc_fifo_cap(ovc_q->fifo))
 		return -1; /* full: do not copy for nothing */
-	it = shm_malloc(sizeof(*it) + (size_t)len + 1);
-	if(it == NULL)
+	sz = sizeof(*it) + (size_t)len + 1;
+	if(atomic_fetch_add(&ovc_q->bytes, sz) + sz > ovc_q->max_bytes) {
+		atomic_fetch_sub(&ovc_q->bytes, sz);
+		return -1; /* over the byte budget: full as well */
+	}
+	it = shm_malloc(sz);
+	if(it == NULL) {
+		atomic_fetch_sub(&ovc_q->bytes, sz);
 		return -2;
+	}
 	it->rcv = *rcv;
 	it->key = key;
 	it->would_reject = would_reject;
@@ -117,7 +134,7 @@ int ovc_queue_put(const char *buf, int len, const struct receive_info *rcv,
 	it->buf[len] = '\0';
 	it->t_enq = ovc_now_ns();
 	if(ovc_fifo_push(ovc_q->fifo, it, (size_t)len, it->t_enq) != OVC_OK) {
-		shm_free(it);
+		ovc_queue_free(it);
 		return -1;
 	}
 	/* seq after the push: a worker that read seq before it and then found
@@ -176,6 +193,7 @@ struct ovc_qitem *ovc_queue_pop(ovc_time_ns now)
 
 void ovc_queue_free(struct ovc_qitem *it)
 {
+	atomic_fetch_sub(&ovc_q->bytes, sizeof(*it) + (size_t)it->len + 1);
 	shm_free(it);
 }
 

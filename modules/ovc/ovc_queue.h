@@ -47,6 +47,9 @@ struct ovc_queue
 	_Atomic uint32_t seq;		 /* futex word, bumped by every push */
 	_Atomic int sleepers;		 /* workers blocked on seq */
 	_Atomic int stopping;		 /* shutdown: refuse pushes */
+	uint64_t max_bytes;			 /* shared memory the queued INVITEs may
+									take, bytes */
+	_Atomic uint64_t bytes;		 /* shared memory they take now */
 	struct ovc_pacer pacer;		 /* drain pacing for pi */
 	_Atomic int64_t interval_ns; /* ns between dequeues, or OVC_DRAIN_* */
 	/* waits of dequeued INVITEs: since the last epoch (controllers) ... */
@@ -65,9 +68,15 @@ extern struct ovc_queue *ovc_q;
 
 /* Creates the queue in shm (mod_init, before the fork): size entries,
  * workers processes, max_wait_ms (0: no limit; -1: the age limit in
- * force, ovc_queue_max_wait_ms()). size or workers 0: no
- * queue. Returns 0 or -1. */
-int ovc_queue_init(unsigned size, unsigned workers, int max_wait_ms);
+ * force, ovc_queue_max_wait_ms()), at most max_bytes of shared memory
+ * for the INVITEs queued (0: ovc_queue_auto_bytes()). size or workers 0:
+ * no queue. Returns 0 or -1. */
+int ovc_queue_init(
+		unsigned size, unsigned workers, int max_wait_ms, uint64_t max_bytes);
+
+/* The byte budget queue_max_bytes 0 (auto) stands for: an eighth of
+ * Kamailio's shared memory (-m). */
+uint64_t ovc_queue_auto_bytes(void);
 
 /* The longest wait in the queue before a dequeued INVITE is rejected, ms
  * (0: none): queue_max_wait, or for -1 (auto) rxq.max_age_ms in force

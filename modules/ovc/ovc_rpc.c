@@ -109,6 +109,9 @@ static void add_queue(rpc_t *rpc, void *th)
 			"shutdown",
 			(unsigned long long)atomic_load(
 					&ovc->ev_total[OVC_E_QUEUE_SHUTDOWN]));
+	rpc->struct_add(h, "JJ", "bytes",
+			(unsigned long long)atomic_load(&ovc_q->bytes), "max_bytes",
+			(unsigned long long)ovc_q->max_bytes);
 }
 
 /* The kernel's receive queue of the listening sockets (issue 9). */

@@ -94,6 +94,8 @@ expect_bad 'modparam("ovc", "queue_workers", 65)' \
 	'"queue_workers": 65 is out of range \[0, 64\]'
 expect_bad 'modparam("ovc", "queue_max_wait", 60001)' \
 	'"queue_max_wait": 60001 is out of range \[-1, 60000\]'
+expect_bad 'modparam("ovc", "queue_max_bytes", -1)' \
+	'"queue_max_bytes": -1 is out of range \[0, 2147483647\]'
 expect_bad 'modparam("ovc", "rcvbuf_udp", -2)' \
 	'"rcvbuf_udp": -2 is out of range \[-1, 100000\]'
 expect_bad 'modparam("ovc", "rcvbuf_tcp", 100001)' \
