@@ -548,6 +548,8 @@ static int set_plain(rpc_t *rpc, void *ctx, const char *name, const char *val)
 		p = ovc->params;
 		rc = ovc_ctl_init(trial, alg, &p);
 		if(rc == OVC_OK) {
+			LM_NOTICE("ovc.set algorithm: %s -> %s\n",
+					ovc_alg_name(atomic_load(&ovc->alg)), ovc_alg_name(alg));
 			atomic_store(&ovc->alg, alg);
 			atomic_store(&ovc->reconfig, 1);
 		}
@@ -559,17 +561,22 @@ static int set_plain(rpc_t *rpc, void *ctx, const char *name, const char *val)
 		return 1;
 	}
 	if(strcmp(name, "mode") == 0) {
-		if(strcmp(val, "multi") == 0)
-			atomic_store(&ovc->mode, OVC_MODE_MULTI);
-		else if(strcmp(val, "single") == 0)
-			atomic_store(&ovc->mode, OVC_MODE_SINGLE);
-		else
+		int m = strcmp(val, "multi") == 0	   ? OVC_MODE_MULTI
+				: strcmp(val, "single") == 0 ? OVC_MODE_SINGLE
+											 : -1;
+
+		if(m < 0) {
 			rpc->fault(ctx, 400, "mode: '%s' is not multi or single", val);
+			return 1;
+		}
+		LM_NOTICE("ovc.set mode: %s -> %s\n",
+				ovc_mode_name(atomic_exchange(&ovc->mode, m)), val);
 		return 1;
 	}
 	if(strcmp(name, "dry_run") == 0) {
 		if(strcmp(val, "0") == 0 || strcmp(val, "1") == 0)
-			atomic_store(&ovc->dry_run, val[0] == '1');
+			LM_NOTICE("ovc.set dry_run: %d -> %c\n",
+					atomic_exchange(&ovc->dry_run, val[0] == '1'), val[0]);
 		else
 			rpc->fault(ctx, 400, "dry_run: '%s' is not 0 or 1", val);
 		return 1;
@@ -622,9 +629,14 @@ static void ovc_rpc_set(rpc_t *rpc, void *ctx)
 		}
 	}
 	if(rc == OVC_OK) {
+		double old = 0, now = 0;
+
+		ovc_param_get(&ovc->params, nbuf, &old);
+		ovc_param_get(&p, nbuf, &now);
 		ovc->params = p;
 		atomic_store(&ovc->reconfig, 1);
 		ovc_rsoca_settings(&p); /* the reply changes at once */
+		LM_NOTICE("ovc.set %s: %g -> %g\n", nbuf, old, now);
 	}
 	lock_release(&ovc->lock);
 	if(rc != OVC_OK)

@@ -70,6 +70,15 @@ accept mode multi
 accept dry_run 1
 accept dry_run 0
 
+# every change is logged once at NOTICE with its old and new value, a
+# refused one not at all
+check "ovc.set logs a change with old and new value" \
+	"$(grep -c 'ovc.set occ.target: 0.9 -> 0.8' "$T_DIR/kam.log") == 1"
+check "ovc.set logs an algorithm switch" \
+	"$(grep -c 'ovc.set algorithm: sired -> none' "$T_DIR/kam.log") == 1"
+check "a refused ovc.set is not logged as a change" \
+	"$(grep -c 'ovc.set occ.target: .* -> 3' "$T_DIR/kam.log") == 0"
+
 # every registry parameter is listed by ovc.get without a name
 n_doc=$(grep -c '^| `[a-z]*\.[a-z_]*`' "$TOP/modules/ovc/README.md")
 n_get=$(rpc ovc.get | grep -cE '^\s+[a-z]+\.[a-z_]+:')
