@@ -30,14 +30,42 @@ static void q_free(void *ctx, void *ptr)
 	shm_free(ptr);
 }
 
+/* Tries for this long to take the lock while the server stops, ms. */
+#define OVC_QUEUE_STOP_LOCK_MS 1000
+
+/* Whether the caller holds the lock (0 after a stop-time give-up). */
+static int q_locked;
+
+/* Takes the ring's lock. While the server stops, a process may have died
+ * holding it (Kamailio's children _exit() in their signal handler, or
+ * crash): then it is tried for OVC_QUEUE_STOP_LOCK_MS and, still taken,
+ * the stopping process goes on without it (the others are gone or going)
+ * instead of blocking until the core's kill timeout with every queued
+ * INVITE unanswered. */
 static void q_lock(void *ctx)
 {
-	lock_get((gen_lock_t *)ctx);
+	int i;
+
+	q_locked = 1;
+	if(ovc_q == NULL || !atomic_load(&ovc_q->stopping)) {
+		lock_get((gen_lock_t *)ctx);
+		return;
+	}
+	for(i = 0; i < OVC_QUEUE_STOP_LOCK_MS; i++) {
+		if(lock_try((gen_lock_t *)ctx) == 0)
+			return;
+		usleep(1000);
+	}
+	q_locked = 0;
+	LM_WARN("queue lock still taken after %d ms at stop (its holder"
+			" died?): going on without it\n",
+			OVC_QUEUE_STOP_LOCK_MS);
 }
 
 static void q_unlock(void *ctx)
 {
-	lock_release((gen_lock_t *)ctx);
+	if(q_locked)
+		lock_release((gen_lock_t *)ctx);
 }
 
 uint64_t ovc_queue_auto_bytes(void)
