@@ -92,8 +92,8 @@ check:
 	@./scripts/deps.sh
 	@$(MAKE) --no-print-directory check-all
 
-check-all: check-unit check-asan check-docs check-sim check-bench \
-	check-integration
+check-all: check-unit check-asan check-fuzz check-docs check-sim \
+	check-bench check-integration
 
 check-unit: $(UNIT)
 	$(UNIT)

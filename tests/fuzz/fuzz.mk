@@ -4,6 +4,8 @@
 #
 #   make fuzz-sipscan   libFuzzer + ASan/UBSan, FUZZ_TIME seconds (60) over
 #                       a corpus seeded from RFC 4475 and tests/fuzz/seeds
+#   make check-fuzz     part of make check: every seed once (regression),
+#                       then FUZZ_CHECK_TIME seconds (20) of exploration
 #   make bench-scan     ns per scan and per scan + reply (-O2, no sanitizer)
 
 FUZZ_BUILD = $(BUILD)/fuzz
@@ -16,7 +18,8 @@ FUZZ_CFLAGS = -std=gnu11 -g -O1 -Iinclude -fno-omit-frame-pointer \
 SCAN_SRC = src/sipscan.c src/sipreply.c
 SCAN_HDR = include/ovc/sipscan.h include/ovc/types.h
 
-.PHONY: fuzz-sipscan fuzz-sipscan-seeds bench-scan
+.PHONY: fuzz-sipscan fuzz-sipscan-seeds check-fuzz bench-scan
+FUZZ_CHECK_TIME ?= 20
 
 $(FUZZ_BUILD) $(FUZZ_BUILD)/seeds-sipscan $(FUZZ_BUILD)/corpus-sipscan:
 	mkdir -p $@
@@ -46,6 +49,21 @@ fuzz-sipscan: $(FUZZ_BUILD)/fuzz_sipscan fuzz-sipscan-seeds \
 		-max_len=$(FUZZ_MAX_LEN) -dict=tests/fuzz/sip.dict \
 		-artifact_prefix=$(FUZZ_BUILD)/ -print_final_stats=1 \
 		$(FUZZ_BUILD)/corpus-sipscan $(FUZZ_BUILD)/seeds-sipscan
+
+check-fuzz: $(FUZZ_BUILD)/fuzz_sipscan fuzz-sipscan-seeds \
+		| $(FUZZ_BUILD)/corpus-sipscan
+	@$(FUZZ_BUILD)/fuzz_sipscan -runs=0 -max_len=$(FUZZ_MAX_LEN) \
+		$(FUZZ_BUILD)/seeds-sipscan >$(FUZZ_BUILD)/check-fuzz.log 2>&1 || \
+		{ tail -40 $(FUZZ_BUILD)/check-fuzz.log; exit 1; }
+	@$(FUZZ_BUILD)/fuzz_sipscan -max_total_time=$(FUZZ_CHECK_TIME) \
+		-max_len=$(FUZZ_MAX_LEN) -dict=tests/fuzz/sip.dict \
+		-artifact_prefix=$(FUZZ_BUILD)/ -print_final_stats=1 \
+		$(FUZZ_BUILD)/corpus-sipscan $(FUZZ_BUILD)/seeds-sipscan \
+		>>$(FUZZ_BUILD)/check-fuzz.log 2>&1 || \
+		{ tail -40 $(FUZZ_BUILD)/check-fuzz.log; exit 1; }
+	@grep -E "^stat::number_of_executed_units|Done [0-9]+ runs" \
+		$(FUZZ_BUILD)/check-fuzz.log | tail -2
+	@echo "check-fuzz: no crash and no failed check over the seeds and $(FUZZ_CHECK_TIME) s of exploration"
 
 $(FUZZ_BUILD)/scan_bench: bench/microbench/scan_bench.c $(SCAN_SRC) \
 		$(SCAN_HDR) | $(FUZZ_BUILD)
