@@ -189,6 +189,26 @@ uac_run() {
 		-trace_counts -fd 1 "$@" >out.txt 2>&1) || true
 }
 
+# queue_backlog [DEFINE...]: kamailio with sired's in-core queue drained by
+# one worker slowed to 200 ms per INVITE (plus DEFINEs), a UAS, and a UAC
+# offering 40 INVITEs in 1 s in the background (its PID in BACKLOG_UAC;
+# every awaited answer times out after 6 s at most, so it ends by itself
+# once the proxy is gone). Returns once the backlog has built (after
+# BACKLOG_WAIT s, default 3).
+queue_backlog() {
+	kam_start 'OVC_ALGORITHM="sired"' 'OVC_QUEUE_WORKERS=1' \
+		'OVC_QUEUE_MAX_WAIT=0' 'SLOW_INVITE_US=200000' "$@"
+	uas_start uas
+	UAC_TIMEOUT=40 uac_run uac 40 40 -max_retrans 2 -recv_timeout 6000 &
+	BACKLOG_UAC=$!
+	sleep "${BACKLOG_WAIT:-3}"
+}
+
+# stats_key KEY: the first value of KEY in a fresh ovc.stats.
+stats_key() {
+	rpc ovc.stats | awk -v k="$1:" '$1 == k { print $2; exit }'
+}
+
 # counts_col NAME COLUMN: last cumulative value of a SIPp counts column
 # (e.g. 3_503_Recv) of run NAME; 0 when absent.
 counts_col() {

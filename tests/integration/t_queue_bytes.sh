@@ -9,12 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 
 BUDGET=8192
-kam_start 'OVC_ALGORITHM="sired"' 'OVC_QUEUE_WORKERS=1' \
-	"OVC_QUEUE_MAX_BYTES=$BUDGET" 'OVC_QUEUE_MAX_WAIT=0' \
-	'SLOW_INVITE_US=200000'
-uas_start uas
-UAC_TIMEOUT=40 uac_run uac 40 40 -max_retrans 2 -recv_timeout 6000 &
-uac=$!
+BACKLOG_WAIT=0 queue_backlog "OVC_QUEUE_MAX_BYTES=$BUDGET"
 maxb=0
 maxlen=0
 for _ in $(seq 1 20); do
@@ -27,7 +22,7 @@ for _ in $(seq 1 20); do
 done
 budget=$(awk '$1 == "max_bytes:" { print $2; exit }' "$T_DIR/stats.txt")
 full=$(awk '$1 == "full:" { print $2; exit }' "$T_DIR/stats.txt")
-wait "$uac"
+wait "$BACKLOG_UAC"
 uas_stop
 r503=$(counts_col uac 3_503_Recv)
 log "budget $budget bytes: at most $maxb bytes and $maxlen INVITEs queued;" \

@@ -9,14 +9,8 @@
 # wait for a lock a dead process held, 1 s, is not forced here.)
 . "$(dirname "$0")/lib.sh"
 
-kam_start 'OVC_ALGORITHM="sired"' 'OVC_QUEUE_WORKERS=1' \
-	'OVC_QUEUE_MAX_WAIT=0' 'SLOW_INVITE_US=200000'
-uas_start uas
-UAC_TIMEOUT=40 uac_run uac 40 40 -max_retrans 2 -recv_timeout 6000 &
-uac=$!
-sleep 3
-rpc ovc.stats >"$T_DIR/stats.txt"
-qlen=$(awk '$1 == "len:" { print $2; exit }' "$T_DIR/stats.txt")
+queue_backlog
+qlen=$(stats_key len)
 # a UDP receiver, from Kamailio's own process list
 recv=$(rpc core.psx | awk '$1 == "PID:" { pid = $2 }
 	$1 == "DSC:" && $2 == "udp" && $3 == "receiver" { print pid; exit }')
@@ -31,7 +25,7 @@ done
 t1=$(date +%s%N)
 stopped=$(kill -0 "$T_KPID" 2>/dev/null && echo 0 || echo 1)
 ms=$(((t1 - t0) / 1000000))
-wait "$uac"
+wait "$BACKLOG_UAC"
 uas_stop
 r503=$(counts_col uac 3_503_Recv)
 answered=$(grep -oE "answered [0-9]+ (queued INVITEs at stop|INVITEs left in the queue)" \

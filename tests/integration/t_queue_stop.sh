@@ -7,19 +7,12 @@
 # of queued INVITEs are absorbed meanwhile, never queued twice.
 . "$(dirname "$0")/lib.sh"
 
-kam_start 'OVC_ALGORITHM="sired"' 'OVC_QUEUE_WORKERS=1' \
-	'OVC_QUEUE_MAX_WAIT=0' 'SLOW_INVITE_US=200000'
-uas_start uas
-# 40 INVITEs in 1 s; every awaited answer times out after 6 s at most, so
-# the UAC ends by itself once the proxy is gone
-UAC_TIMEOUT=40 uac_run uac 40 40 -max_retrans 2 -recv_timeout 6000 &
-uac=$!
-sleep 3
+queue_backlog
 rpc ovc.stats >"$T_DIR/stats.txt"
 qlen=$(awk '$1 == "len:" { print $2; exit }' "$T_DIR/stats.txt")
 absorbed=$(awk '$1 == "absorbed:" { print $2; exit }' "$T_DIR/stats.txt")
 kam_stop
-wait "$uac"
+wait "$BACKLOG_UAC"
 uas_stop
 r503=$(counts_col uac 3_503_Recv)
 ok200=$(counts_col uac 5_200_Recv)
