@@ -33,6 +33,46 @@ arms=("$@")
 [ ${#arms[@]} -gt 0 ] || arms=(occ)
 mkdir -p "$OUT"
 [ -s "$OUT/summary.csv" ] || echo "arm,cap_cps,low,high,steady_timely,settle_s,last_reject_s,date" >"$OUT/summary.csv"
+# summarize ARM.csv: "steady settle last" (see the header; portable awk)
+summarize() {
+	awk -F',' -v pre="$PRE" -v step="$STEP" '
+		NR == 1 { next }
+		{ tm[$1] = $2; rj[$1] = $3; if($1 > max) max = $1 }
+		END {
+			n = 0
+			for(t = pre + 5; t < pre + step; t++) v[++n] = tm[t]
+			for(i = 2; i <= n; i++)	# insertion sort
+				for(j = i; j > 1 && v[j - 1] > v[j]; j--) {
+					x = v[j]; v[j] = v[j - 1]; v[j - 1] = x
+				}
+			med = v[int((n + 1) / 2)]
+			settle = -1
+			for(t = pre; t < pre + step - 2; t++)
+				if(tm[t] >= 0.9 * med && tm[t + 1] >= 0.9 * med &&
+						tm[t + 2] >= 0.9 * med) {
+					settle = t - pre
+					break
+				}
+			last = -1
+			for(t = pre + step; t <= max; t++)
+				if(rj[t] > 0)
+					last = t
+			if(last >= 0)
+				last = last - pre - step
+			printf "%.1f %d %d\n", med, settle, last
+		}' "$1"
+}
+
+# SUMMARY_ONLY=1: recompute summary.csv from the per-second files in OUT
+if [ "${SUMMARY_ONLY:-0}" = 1 ]; then
+	echo "arm,cap_cps,low,high,steady_timely,settle_s,last_reject_s,date" >"$OUT/summary.csv"
+	for a in "${arms[@]}"; do
+		read -r steady settle last <<<"$(summarize "$OUT/$a.csv")"
+		echo "$a,$CAP,$LOW,$HIGH,$steady,$settle,$last,$(date -u +%FT%TZ)" >>"$OUT/summary.csv"
+		log "$a: steady timely $steady/s, settled $settle s after the step up, last rejection $last s after the step down"
+	done
+	exit 0
+fi
 cg=$(cg_make "$QUOTA_US" 100000)
 cp "$MOD" "$T_DIR/ovc.so"
 MOD="$T_DIR/ovc.so"
@@ -81,21 +121,7 @@ for a in "${arms[@]}"; do
 		END { print "t,timely,ovc_rejected,overload"
 			for(t = 0; t <= max; t++) printf "%d,%d,%d,%d\n", t, tm[t], rj[t], ov[t] }' \
 		"$T_DIR/$a.timely" "$T_DIR/$a.ovc" >"$OUT/$a.csv"
-	read -r steady settle last <<<"$(awk -F',' -v pre="$PRE" -v step="$STEP" '
-		NR == 1 { next }
-		{ tm[$1] = $2; rj[$1] = $3; if($1 > max) max = $1 }
-		END {
-			n = 0
-			for(t = pre + 5; t < pre + step; t++) v[++n] = tm[t]
-			asort(v); med = v[int((n + 1) / 2)]
-			settle = -1
-			for(t = pre; t < pre + step - 2; t++)
-				if(tm[t] >= 0.9 * med && tm[t + 1] >= 0.9 * med \
-						&& tm[t + 2] >= 0.9 * med) { settle = t - pre; break }
-			last = -1
-			for(t = pre + step; t <= max; t++) if(rj[t] > 0) last = t
-			printf "%.1f %d %d\n", med, settle, last >= 0 ? last - pre - step : -1
-		}' "$OUT/$a.csv")"
+	read -r steady settle last <<<"$(summarize "$OUT/$a.csv")"
 	echo "$a,$CAP,$LOW,$HIGH,$steady,$settle,$last,$(date -u +%FT%TZ)" >>"$OUT/summary.csv"
 	log "$a: steady timely $steady/s, settled ${settle} s after the step up, last rejection ${last} s after the step down"
 	sleep 1
