@@ -6,8 +6,9 @@
 # cgroup capped at QUOTA_US per 100 ms on loopback; its capacity rho_M is
 # calibrated in the same campaign (no control: the highest rate of CAL_RATES
 # whose calls, offered for SECS seconds, all complete with >= 97 % set up
-# within 500 ms), unless CAP is given. Then, for every offered multiple of rho_M in MULTS and every
-# arm in ARMS, one SECS-second run of the 503-aware SIPp UAC (-d 0,
+# within 500 ms), unless CAP is given. Then, for every offered multiple
+# of rho_M in MULTS and every arm in ARMS, one SECS-second run of the
+# 503-aware SIPp UAC (-d 0,
 # retransmissions at T1 = 500 ms doubling); figures over the steady window
 # [WIN_FROM, SECS] s. Arms: `plain` (no ovc loaded), `taildrop`
 # (Kamailio's ratelimit, TAILDROP at rho_M INVITEs/s), any ovc algorithm
