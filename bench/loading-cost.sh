@@ -52,11 +52,17 @@ for k in $(seq 1 "$RUNS"); do
 		sleep 1
 	done
 done
-awk -F, 'NR > 1 { v[$1] = v[$1] " " $5 }
+# per arm: the median and its ratio to plain's (portable awk: no asort)
+awk -F, 'NR > 1 { n[$1]++; v[$1, n[$1]] = $5 }
 	END {
-		for(a in v) {
-			n = split(v[a], x, " "); asort(x)
-			med[a] = n % 2 ? x[(n + 1) / 2] : (x[n / 2] + x[n / 2 + 1]) / 2
+		for(a in n) {
+			for(i = 2; i <= n[a]; i++)	# insertion sort
+				for(j = i; j > 1 && v[a, j - 1] > v[a, j]; j--) {
+					x = v[a, j]; v[a, j] = v[a, j - 1]; v[a, j - 1] = x
+				}
+			k = n[a]
+			med[a] = k % 2 ? v[a, (k + 1) / 2] \
+						   : (v[a, k / 2] + v[a, k / 2 + 1]) / 2
 		}
 		for(a in med)
 			printf "%-8s median %7.1f us/call  x plain %.3f\n", a, med[a],
