@@ -376,6 +376,14 @@ static enum ovc_outcome decide(enum ovc_class c, enum ovc_sip_method m,
 	queue = c == OVC_CLASS_INVITE && ovc_queue_on()
 			&& ovc_alg_queued(atomic_load_explicit(
 					&ovc->alg, memory_order_relaxed));
+	if(queue && ovc_queue_rejects_at_dequeue()) {
+		/* the controller's fraction applies at dequeue (003 §V); at
+		 * arrival only the guard's cap, so that a flood does not swamp
+		 * the queue and its workers with INVITEs refused later */
+		if(dry || ovc_acceptor_take(&ovc->acc_arrival))
+			return OVC_OUT_QUEUE; /* counted by the caller */
+		return OVC_OUT_REJECTED;
+	}
 	/* 004 §III-C: beyond B_en E T arrivals in the interval, rejected */
 	if((!rsoca || ovc_rsoca_burst_take(c)) && ovc_acceptor_take(&ovc->acc)) {
 		if(queue)

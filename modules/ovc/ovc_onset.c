@@ -16,6 +16,7 @@
 static struct ovc_onset onset;	/* ticker only */
 static ovc_time_ns window_start; /* start of the open window, ns */
 static uint64_t window_invites;	/* INVITEs offered by its start */
+static uint64_t window_refused;	/* INVITEs refused by its start */
 
 void ovc_onset_note_rx(int64_t wait_ns)
 {
@@ -54,7 +55,7 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 		unsigned t1_ms, double queue_target_s)
 {
 	double win_ms, rx, q, least;
-	uint64_t invites;
+	uint64_t invites, refused;
 	int on;
 
 	win_ms = ovc_derive_onset_window_ms(
@@ -66,12 +67,15 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 		atomic_store(&ovc->onset_q_min_ns, NONE_SEEN);
 		window_invites = atomic_load(
 				&ovc->total.v[OVC_CLASS_INVITE][OVC_V_OFFERED]);
+		window_refused = atomic_load(
+				&ovc->total.v[OVC_CLASS_INVITE][OVC_V_REJECTED]);
 	}
 	if((double)(now - window_start) < win_ms * 1e6)
 		return atomic_load(&ovc->overload);
 	rx = take_min_ms(&ovc->onset_rx_min_ns);
 	q = take_min_ms(&ovc->onset_q_min_ns);
 	invites = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_OFFERED]);
+	refused = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_REJECTED]);
 	/* the in-core queue's own target is no evidence */
 	if(q >= 0)
 		q = fmax(q - queue_target_s * 1000.0, 0.0);
@@ -79,7 +83,12 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 	if(least < 0 && invites > window_invites)
 		least = INFINITY; /* INVITEs whose wait cannot be measured (TCP,
 							 TLS): the controller acts, as in its paper */
+	if(queue_target_s > 0 && refused > window_refused)
+		least = INFINITY; /* a controller that keeps a queue by design (pi)
+							 hides the overload it controls: its refusals
+							 are the evidence while they last */
 	window_invites = invites;
+	window_refused = refused;
 	on = ovc_onset_step(&onset, least, eff->onset_ms,
 			(double)(now - window_start) / 1e9, 2.0 * t1_ms / 1000.0);
 	if(atomic_load(&ovc->alg) == OVC_ALG_NONE)

@@ -294,6 +294,12 @@ int64_t ovc_queue_interval(void)
 	return atomic_load_explicit(&ovc_q->interval_ns, memory_order_relaxed);
 }
 
+int ovc_queue_rejects_at_dequeue(void)
+{
+	return atomic_load_explicit(&ovc->alg, memory_order_relaxed)
+		   == OVC_ALG_PI;
+}
+
 void ovc_queue_destroy(void (*answer)(struct ovc_qitem *it))
 {
 	struct ovc_qitem *it;

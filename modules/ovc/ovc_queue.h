@@ -133,6 +133,11 @@ void ovc_queue_set_drain(double per_s);
 /* ns between dequeues, or OVC_DRAIN_FREE / OVC_DRAIN_PAUSE. */
 int64_t ovc_queue_interval(void);
 
+/* Does the controller's acceptor apply at dequeue instead of at arrival?
+ * pi (003 §V: the CPU loop's reject ratio acts on the queue's output);
+ * every other algorithm decides at arrival. */
+int ovc_queue_rejects_at_dequeue(void);
+
 /* Shutdown, main process, after the workers are gone: every item still
  * queued is handed to answer() (the reject reply) and freed; the queue's
  * shared memory is released. */

@@ -57,8 +57,9 @@ static void reject_item(struct ovc_qitem *it, int may_run)
 	ovc_count_dequeued(OVC_V_DROPPED, -1);
 }
 
-/* One dequeued INVITE, taken at now: too old, it is rejected (a dry run
- * only counts would_reject); otherwise it runs through request_route. */
+/* One dequeued INVITE, taken at now: too old, or refused by pi's acceptor
+ * at dequeue, it is rejected (a dry run only counts would_reject);
+ * otherwise it runs through request_route. */
 static void handle(struct ovc_qitem *it, ovc_time_ns now)
 {
 	int dry = atomic_load_explicit(&ovc->dry_run, memory_order_relaxed);
@@ -68,6 +69,9 @@ static void handle(struct ovc_qitem *it, ovc_time_ns now)
 	if(max_wait > 0 && now - it->t_enq > max_wait) {
 		refuse = 1;
 		ovc_count_event(OVC_E_QUEUE_EXPIRED);
+	} else if(ovc_queue_rejects_at_dequeue()
+			  && !ovc_acceptor_take(&ovc->acc)) {
+		refuse = 1;
 	}
 	if(refuse && !dry && ovc_rsoca_is_emergency_raw(it->buf, it->len)) {
 		/* never rejected (004 §III-A): it runs, late or not */

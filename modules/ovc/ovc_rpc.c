@@ -91,11 +91,11 @@ static void add_queue(rpc_t *rpc, void *th)
 		snprintf(drain, sizeof(drain), "paused");
 	else
 		snprintf(drain, sizeof(drain), "%.1f/s", 1e9 / (double)iv);
-	rpc->struct_add(h, "sddddffsJJJJ", "state",
+	rpc->struct_add(h, "sdddddffsJJJJ", "state",
 			ovc_queue_on() ? "on" : "stopping", "size", (int)ovc_queue_cap(),
 			"workers", (int)ovc_q->workers, "max_wait_ms",
 			(int)ovc_queue_max_wait_ms(), "len", (int)ovc_queue_len(),
-			"delay_ms",
+			"reject_at_dequeue", ovc_queue_rejects_at_dequeue(), "delay_ms",
 			ovc_dload(&ovc_q->delay_ms), "delay_max_ms",
 			ovc_dload(&ovc_q->delay_max_ms), "drain", drain, "full",
 			(unsigned long long)atomic_load(

@@ -94,6 +94,7 @@ int ovc_shm_init(const struct ovc_params *params, enum ovc_alg alg,
 	ovc->cpu_source = cpu_source;
 	ovc->cpu_capacity = cpu_capacity;
 	ovc_acceptor_init(&ovc->acc, 1.0);
+	ovc_acceptor_init(&ovc->acc_arrival, 1.0);
 	ovc_dstore(&ovc->f, 1.0);
 	ovc_dstore(&ovc->f_eff, 1.0);
 	ovc_dstore(&ovc->rxq_guard_f, 1.0);

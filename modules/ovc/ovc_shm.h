@@ -125,6 +125,8 @@ struct ovc_shm
 
 	/* decision state */
 	struct ovc_acceptor acc; /* shared deterministic acceptor */
+	struct ovc_acceptor acc_arrival; /* at arrival when acc applies at
+										dequeue (pi): the guard's cap */
 	ovc_atomic_double f;	 /* last f set by the controller */
 	ovc_atomic_double cpu;	 /* last epoch's CPU occupancy */
 	ovc_atomic_double cpu_1s; /* last second's CPU occupancy */

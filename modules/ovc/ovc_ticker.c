@@ -171,7 +171,8 @@ static int guarded(enum ovc_alg a)
 
 /* Sets the acceptor to min(f, guard cap) while overload is evident, else
  * to 1: f is the controller's output, the cap ovc_rxq_guard_cap() of the
- * estimated receive-queue wait. */
+ * estimated receive-queue wait. Where the controller's fraction applies at
+ * dequeue (pi), the cap goes to the arrival acceptor instead. */
 static void apply_f(double f)
 {
 	double cap = 1.0, fe;
@@ -184,7 +185,13 @@ static void apply_f(double f)
 				rxq_eff.guard_ms, rxq_p.guard_f_min);
 	}
 	ovc_dstore(&ovc->rxq_guard_f, cap);
-	fe = f < cap ? f : cap;
+	if(ovc_queue_rejects_at_dequeue()) {
+		ovc_acceptor_set(&ovc->acc_arrival, cap);
+		fe = f;
+	} else {
+		ovc_acceptor_set(&ovc->acc_arrival, 1.0);
+		fe = f < cap ? f : cap;
+	}
 	ovc_dstore(&ovc->f_eff, fe);
 	ovc_acceptor_set(&ovc->acc, fe);
 }

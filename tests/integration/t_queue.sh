@@ -36,7 +36,7 @@ run() {
 	local uac=$! sos=
 	if [ "$alg" = pi ]; then
 		# emergency calls (sip:sos@, in the emergency list) among the
-		# overload: pi refuses, but never these
+		# overload: pi refuses at dequeue, but never these
 		sleep 3
 		mkdir -p "$T_DIR/sos"
 		(cd "$T_DIR/sos" && exec timeout $((SECS + 30)) sipp -sf "$SCN/uac.xml" \
@@ -129,6 +129,8 @@ for alg in $ALGS; do
 		# 003: T_q = 50 ms; the drain follows u, so the wait tracks it
 		check "pi: mean queueing delay near the 50 ms target" \
 			"$dmean >= 10 && $dmean <= 150"
+		grep -q "reject_at_dequeue: 1" "$T_DIR/pi.stats.txt" &&
+			ok "pi: rejects at dequeue" || fail "pi: rejects at dequeue"
 		s_sent=$(counts_col sos 0_INVITE_Sent)
 		s_503=$(counts_col sos 3_503_Recv)
 		s_ok=$(counts_col sos 5_200_Recv)
