@@ -107,7 +107,12 @@ static void on_request_in(struct cell *t, int type, struct tmcb_params *ps)
 	enum ovc_class c;
 	uint64_t tok;
 
-	if(tr == NULL || ps->req == NULL)
+	/* only R-SOCA's memory control uses the live transactions: other
+	 * algorithms pay nothing per transaction (a transaction created before
+	 * a switch to rsoca is not tracked) */
+	if(tr == NULL || ps->req == NULL
+			|| atomic_load_explicit(&ovc->alg, memory_order_relaxed)
+					   != OVC_ALG_RSOCA)
 		return;
 	c = ovc_classify(ps->req);
 	if((unsigned)c >= OVC_CLASS_COUNT)
