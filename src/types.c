@@ -1,21 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ovc - names of error codes, classes, in-dialog types and algorithms.
+ * ovc - names of error codes, classes and in-dialog types.
  */
 #include <string.h>
 
 #include "ovc/types.h"
-
-static const char *const alg_names[OVC_ALG_COUNT] = {
-		[OVC_ALG_NONE] = "none",
-		[OVC_ALG_BBC] = "bbc",
-		[OVC_ALG_OCC] = "occ",
-		[OVC_ALG_OCCUPANCY] = "occupancy",
-		[OVC_ALG_ARO] = "aro",
-		[OVC_ALG_SIRED] = "sired",
-		[OVC_ALG_RSOCA] = "rsoca",
-		[OVC_ALG_PI] = "pi",
-};
 
 static const char *const class_names[OVC_CLASS_COUNT] = {
 		[OVC_CLASS_INVITE] = "invite",
@@ -66,31 +55,4 @@ const char *ovc_dlg_name(enum ovc_dlg t)
 	if((unsigned)t >= OVC_DLG_COUNT)
 		return NULL;
 	return dlg_names[t];
-}
-
-int ovc_alg_queued(enum ovc_alg a)
-{
-	return a == OVC_ALG_BBC || a == OVC_ALG_SIRED || a == OVC_ALG_PI;
-}
-
-const char *ovc_alg_name(enum ovc_alg a)
-{
-	if((unsigned)a >= OVC_ALG_COUNT)
-		return NULL;
-	return alg_names[a];
-}
-
-int ovc_alg_from_name(const char *name, enum ovc_alg *out)
-{
-	unsigned i;
-
-	if(name == NULL || out == NULL)
-		return OVC_ENOENT;
-	for(i = 0; i < OVC_ALG_COUNT; i++) {
-		if(strcmp(name, alg_names[i]) == 0) {
-			*out = (enum ovc_alg)i;
-			return OVC_OK;
-		}
-	}
-	return OVC_ENOENT;
 }

@@ -44,6 +44,8 @@ struct ovc_output
 	double burst_limit[OVC_CLASS_COUNT]; /* max arrivals per class per epoch
 											before the excess is rejected;
 											-1: none */
+	double p_cpu; /* rsoca: the CPU part of its reject probability */
+	double p_mem; /* rsoca: the memory part (others: both 0) */
 };
 
 /* State for any controller: a tagged union of plain values, no pointers,
@@ -57,13 +59,9 @@ struct ovc_ctl
 	int stepped;			 /* last_now is valid */
 	union
 	{
-		struct ovc_bbc bbc;
-		struct ovc_occ occ;
-		struct ovc_occupancy occupancy;
-		struct ovc_aro aro;
-		struct ovc_sired sired;
-		struct ovc_rsoca rsoca;
-		struct ovc_pi pi;
+#define OVC_ALG_DEF(id, name, state, params) state name;
+#include "ovc/algs.def"
+#undef OVC_ALG_DEF
 	} u;					 /* per-algorithm state */
 };
 
@@ -84,6 +82,11 @@ unsigned ovc_ctl_epoch_ms(const struct ovc_ctl *c);
 
 /* Returns the algorithm c runs. */
 enum ovc_alg ovc_ctl_alg(const struct ovc_ctl *c);
+
+struct ovc_alg_traits;
+
+/* The traits (ovc/alg.h) of the algorithm c runs. */
+const struct ovc_alg_traits *ovc_ctl_traits(const struct ovc_ctl *c);
 
 /* One control step at time now with measurement m; fills *out. Returns
  * OVC_OK, or OVC_EINVAL when m is unusable (out then repeats the last

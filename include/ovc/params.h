@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "ovc/none.h"
 #include "ovc/occ.h"
 #include "ovc/bbc.h"
 #include "ovc/occupancy.h"
@@ -20,16 +21,13 @@
 #include "ovc/rxq.h"
 #include "ovc/agering.h"
 
-/* Every controller's parameters, one struct per algorithm. */
+/* Every controller's parameters, one struct per algorithm (named as the
+ * algorithm, ovc/algs.def), and those of the parts beside them. */
 struct ovc_params
 {
-	struct ovc_bbc_params bbc;
-	struct ovc_occ_params occ;
-	struct ovc_occupancy_params occupancy;
-	struct ovc_aro_params aro;
-	struct ovc_sired_params sired;
-	struct ovc_rsoca_params rsoca;
-	struct ovc_pi_params pi;
+#define OVC_ALG_DEF(id, name, state, params) params name;
+#include "ovc/algs.def"
+#undef OVC_ALG_DEF
 	struct ovc_rxq_params rxq; /* receive queue (not a controller) */
 	struct ovc_memctl_params memctl; /* rsoca memory control (004 §III-D) */
 };

@@ -84,28 +84,18 @@ enum ovc_dlg
  * NULL. */
 const char *ovc_dlg_name(enum ovc_dlg t);
 
-/* Algorithms selectable by the `algorithm` parameter. */
+/* Algorithms selectable by the `algorithm` parameter, in the order of
+ * ovc/algs.def. What each one is and does: ovc/alg.h. */
 enum ovc_alg
 {
-	OVC_ALG_NONE = 0,
-	OVC_ALG_BBC,
-	OVC_ALG_OCC,
-	OVC_ALG_OCCUPANCY,
-	OVC_ALG_ARO,
-	OVC_ALG_SIRED,
-	OVC_ALG_RSOCA,
-	OVC_ALG_PI,
+#define OVC_ALG_DEF(id, name, state, params) OVC_ALG_##id,
+#include "ovc/algs.def"
+#undef OVC_ALG_DEF
 	OVC_ALG_COUNT
 };
 
 /* Returns the algorithm's user-facing name ("none", "occ", ...) or NULL. */
 const char *ovc_alg_name(enum ovc_alg a);
-
-/* Does algorithm a work on the in-core INVITE queue of 003 §V (bbc,
- * sired: its length is their signal; pi: it paces its drain)? The others
- * decide at arrival and their admitted INVITEs go straight to the route:
- * a second waiting room would only add to the setup delay. */
-int ovc_alg_queued(enum ovc_alg a);
 
 /* Looks an algorithm up by name (exact, lower case). Returns 0 and sets
  * *out, or OVC_ENOENT. */

@@ -374,8 +374,7 @@ static enum ovc_outcome decide(enum ovc_class c, enum ovc_sip_method m,
 		return OVC_OUT_ADMITTED;
 	}
 	queue = c == OVC_CLASS_INVITE && ovc_queue_on()
-			&& ovc_alg_queued(atomic_load_explicit(
-					&ovc->alg, memory_order_relaxed));
+			&& ovc_traits_now()->queued;
 	if(queue && ovc_queue_rejects_at_dequeue()) {
 		/* the controller's fraction applies at dequeue (003 §V); at
 		 * arrival only the guard's cap, so that a flood does not swamp

@@ -35,7 +35,7 @@ void ovc_onset_settings(
 	double stall = ovc_sampler_stall_ms();
 
 	ovc_derive_rxq(p, stall, eff);
-	if(p->max_age_ms < 0 && atomic_load(&ovc->alg) == OVC_ALG_NONE)
+	if(p->max_age_ms < 0 && ovc_traits_now()->controlled == 0)
 		eff->max_age_ms = 0;
 	atomic_store(&ovc->rxq_max_age_ms, eff->max_age_ms);
 	ovc_dstore(&ovc->guard_ms, eff->guard_ms);
@@ -91,7 +91,7 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 	window_refused = refused;
 	on = ovc_onset_step(&onset, least, eff->onset_ms,
 			(double)(now - window_start) / 1e9, 2.0 * t1_ms / 1000.0);
-	if(atomic_load(&ovc->alg) == OVC_ALG_NONE)
+	if(ovc_traits_now()->controlled == 0)
 		on = 0; /* nothing is controlled, nothing to report */
 	window_start = now;
 	atomic_store(&ovc->overload, on);

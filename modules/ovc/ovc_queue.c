@@ -296,8 +296,7 @@ int64_t ovc_queue_interval(void)
 
 int ovc_queue_rejects_at_dequeue(void)
 {
-	return atomic_load_explicit(&ovc->alg, memory_order_relaxed)
-		   == OVC_ALG_PI;
+	return ovc_traits_now()->paces_queue;
 }
 
 void ovc_queue_destroy(void (*answer)(struct ovc_qitem *it))

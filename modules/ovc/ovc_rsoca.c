@@ -97,8 +97,7 @@ static void cb_request_in(struct cell *t, int type, struct tmcb_params *ps)
 	struct sip_msg *msg = ps->req;
 
 	if(msg == NULL || msg == FAKED_REPLY
-			|| atomic_load_explicit(&ovc->alg, memory_order_relaxed)
-					   != OVC_ALG_RSOCA
+			|| !ovc_traits_now()->dialog_limits
 			|| msg->first_line.type != SIP_REQUEST
 			|| msg->first_line.u.request.method_value != METHOD_INVITE)
 		return;
@@ -272,7 +271,7 @@ void ovc_rsoca_epoch_apply(const struct ovc_ctl *ctl,
 		const struct ovc_measure *m, const struct ovc_output *out)
 {
 	struct ovc_dos_plan plan;
-	int i, on = ovc_ctl_alg(ctl) == OVC_ALG_RSOCA;
+	int i, on = ovc_ctl_traits(ctl)->dialog_limits;
 
 	ovc_rsoca_settings(&ctl->p);
 	ovc_dstore(&rs->i_last, m->invite_ok);
@@ -302,9 +301,9 @@ void ovc_rsoca_epoch_apply(const struct ovc_ctl *ctl,
 		ovc_burst_reset(&rs->burst[i], out->burst_limit[i]);
 		ovc_dstore(&rs->burst_limit[i], out->burst_limit[i]);
 	}
-	ovc_dstore(&rs->p, ctl->u.rsoca.p_reject);
-	ovc_dstore(&rs->p_cpu, ctl->u.rsoca.p_cpu);
-	ovc_dstore(&rs->p_mem, ctl->u.rsoca.p_mem);
+	ovc_dstore(&rs->p, out->p_reject[OVC_CLASS_INVITE]);
+	ovc_dstore(&rs->p_cpu, out->p_cpu);
+	ovc_dstore(&rs->p_mem, out->p_mem);
 	ovc_dstore(&rs->d_en, plan.d_en[OVC_DLG_BYE]);
 	ovc_dstore(&rs->i_used, plan.i_used);
 }
@@ -400,7 +399,7 @@ void ovc_rsoca_rpc_stats(rpc_t *rpc, void *th)
 	if(rs == NULL || rpc->struct_add(th, "{", "rsoca", &h) < 0)
 		return;
 	rpc->struct_add(h, "sdfffffffffdddJJJ", "in_force",
-			atomic_load(&ovc->alg) == OVC_ALG_RSOCA ? "yes" : "no",
+			ovc_traits_now()->dialog_limits ? "yes" : "no",
 			"i_from_tm", atomic_load(&rs->tm_bound), "p", ovc_dload(&rs->p),
 			"p_cpu", ovc_dload(&rs->p_cpu), "p_mem", ovc_dload(&rs->p_mem),
 			"i_last", ovc_dload(&rs->i_last), "i_used",

@@ -17,6 +17,7 @@
 #include "ovc/acceptor.h"
 #include "ovc/params.h"
 #include "ovc/controller.h"
+#include "ovc/alg.h"
 #include "ovc/rejmem.h"
 
 #include "core/locking.h"
@@ -245,6 +246,13 @@ static inline void ovc_min_store(_Atomic uint64_t *m, uint64_t v)
 			&& !atomic_compare_exchange_weak_explicit(m, &cur, v,
 					memory_order_relaxed, memory_order_relaxed))
 		;
+}
+
+/* Traits of the algorithm in force (ovc/alg.h). Lock-free. */
+static inline const struct ovc_alg_traits *ovc_traits_now(void)
+{
+	return ovc_alg_traits((enum ovc_alg)atomic_load_explicit(
+			&ovc->alg, memory_order_relaxed));
 }
 
 /* Zeroes totals and history (ovc.reset); the per-second rows of seconds up

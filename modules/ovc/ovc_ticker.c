@@ -21,6 +21,7 @@
 #include "core/mem/shm.h"
 
 #include "ovc/capest.h"
+#include "ovc/plan.h"
 #include "ovc/cpu.h"
 
 #include "ovc_onset.h"
@@ -159,41 +160,28 @@ static struct ovc_rxq_eff rxq_eff;
 /* in-core queueing the algorithm keeps by design (set with it) */
 static double queue_target_s;
 
-/* Does the receive-queue guard cap this algorithm's f? The CPU-based
- * controllers and pi: they see the overload only once the proxy works on
- * it, seconds after it filled the socket's queue. bbc and sired already
- * control on that queue; none controls nothing. */
-static int guarded(enum ovc_alg a)
+/* Applies the plan (ovc/plan.h) for the controller's fraction f and
+ * drain rate drain: the acceptors always, the queue's drain when
+ * set_drain (at each epoch; the receive-queue samples between epochs
+ * re-apply the guard only). The guard's cap comes from the estimated
+ * receive-queue wait (ovc_rxq_guard_cap()). */
+static void apply_plan(double f, double drain, int set_drain)
 {
-	return a == OVC_ALG_OCC || a == OVC_ALG_OCCUPANCY || a == OVC_ALG_ARO
-		   || a == OVC_ALG_RSOCA || a == OVC_ALG_PI;
-}
+	const struct ovc_alg_traits *t = ovc_traits_now();
+	int over = ovc_overloaded();
+	double cap = 1.0;
+	struct ovc_plan pl;
 
-/* Sets the acceptor to min(f, guard cap) while overload is evident, else
- * to 1: f is the controller's output, the cap ovc_rxq_guard_cap() of the
- * estimated receive-queue wait. Where the controller's fraction applies at
- * dequeue (pi), the cap goes to the arrival acceptor instead. */
-static void apply_f(double f)
-{
-	double cap = 1.0, fe;
-	enum ovc_alg alg = atomic_load(&ovc->alg);
-
-	if(!ovc_overloaded()) {
-		f = 1.0;
-	} else if(guarded(alg)) {
+	if(over && t->guarded)
 		cap = ovc_rxq_guard_cap(ovc_dload(&ovc->rxq_wait_ms),
 				rxq_eff.guard_ms, rxq_p.guard_f_min);
-	}
-	ovc_dstore(&ovc->rxq_guard_f, cap);
-	if(ovc_queue_rejects_at_dequeue()) {
-		ovc_acceptor_set(&ovc->acc_arrival, cap);
-		fe = f;
-	} else {
-		ovc_acceptor_set(&ovc->acc_arrival, 1.0);
-		fe = f < cap ? f : cap;
-	}
-	ovc_dstore(&ovc->f_eff, fe);
-	ovc_acceptor_set(&ovc->acc, fe);
+	ovc_plan_make(t, f, drain, over, cap, &pl);
+	ovc_dstore(&ovc->rxq_guard_f, pl.guard_cap);
+	ovc_acceptor_set(&ovc->acc_arrival, pl.f_arrival);
+	ovc_dstore(&ovc->f_eff, pl.f_accept);
+	ovc_acceptor_set(&ovc->acc, pl.f_accept);
+	if(set_drain && ovc_q != NULL)
+		ovc_queue_set_drain(pl.drain);
 }
 
 /* Samples the receive queues and re-applies the guard. Returns the time
@@ -207,7 +195,7 @@ static ovc_time_ns rxq_tick(ovc_time_ns now)
 	ovc_onset_settings(&rxq_p, &rxq_eff);
 	ovc_rxq_size_udp(rxq_eff.max_age_ms);
 	ovc_onset_tick(now, &rxq_eff, rxq_p.t1_ms, queue_target_s);
-	apply_f(ovc_dload(&ovc->f));
+	apply_plan(ovc_dload(&ovc->f), -1, 0);
 	return now + (ovc_time_ns)rxq_p.sample_ms * OVC_NS_PER_MS;
 }
 
@@ -231,11 +219,11 @@ static void queue_measure(struct ovc_measure *meas)
 {
 	double len, cap, scaled;
 
-	if(!ovc_queue_on() || !ovc_alg_queued(atomic_load(&ovc->alg)))
+	if(!ovc_queue_on() || !ovc_traits_now()->queued)
 		return;
 	len = ovc_queue_len();
 	cap = ovc_queue_cap();
-	if(atomic_load(&ovc->alg) == OVC_ALG_PI) {
+	if(ovc_traits_now()->paces_queue) {
 		meas->queue_len = len;
 		meas->queue_cap = cap;
 	} else {
@@ -318,12 +306,13 @@ static void do_epoch(ovc_time_ns now)
 	lock_release(&ovc->lock);
 	if(rc != OVC_OK)
 		return;
-	if(ovc_q != NULL) /* pacing is control: none without overload */
-		ovc_queue_set_drain(ovc_overloaded() ? drain : -1);
-	if(!isfinite(out.f) || out.f < 0 || out.f > 1)
+	if(!isfinite(out.f) || out.f < 0 || out.f > 1) {
+		/* never happens (ovc_ctl_step()); the drain still follows */
+		apply_plan(ovc_dload(&ovc->f), drain, 1);
 		return;
+	}
 	ovc_dstore(&ovc->f, out.f);
-	apply_f(out.f);
+	apply_plan(out.f, drain, 1);
 	atomic_fetch_add(&ovc->epochs, 1);
 }
 

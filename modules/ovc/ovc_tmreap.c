@@ -111,8 +111,7 @@ static void on_request_in(struct cell *t, int type, struct tmcb_params *ps)
 	 * algorithms pay nothing per transaction (a transaction created before
 	 * a switch to rsoca is not tracked) */
 	if(tr == NULL || ps->req == NULL
-			|| atomic_load_explicit(&ovc->alg, memory_order_relaxed)
-					   != OVC_ALG_RSOCA)
+			|| !ovc_traits_now()->tracks_transactions)
 		return;
 	c = ovc_classify(ps->req);
 	if((unsigned)c >= OVC_CLASS_COUNT)
@@ -485,7 +484,7 @@ static void reap_pass(void)
 	params_copy(&p);
 	measure(&p, &m);
 	reap = m.ok && m.in_use >= m.mmin && p.memctl.reap
-		   && atomic_load(&ovc->alg) == OVC_ALG_RSOCA
+		   && ovc_traits_now()->tracks_transactions
 		   && !atomic_load(&ovc->dry_run);
 	now = now_ms();
 	if(reap)

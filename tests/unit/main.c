@@ -38,6 +38,9 @@ int main(void)
 	srunner_add_suite(sr, make_suite_errmsg());
 	srunner_add_suite(sr, make_suite_agering());
 	srunner_add_suite(sr, make_suite_derive());
+	srunner_add_suite(sr, make_suite_alg());
+	srunner_add_suite(sr, make_suite_admission());
+	srunner_add_suite(sr, make_suite_plan());
 	srunner_add_suite(sr, make_suite_onset());
 	srunner_add_suite(sr, make_suite_capest());
 	srunner_run_all(sr, CK_NORMAL);

@@ -40,46 +40,6 @@ START_TEST(test_class_names)
 }
 END_TEST
 
-START_TEST(test_alg_names)
-{
-	const char *names[] = {
-			"none", "bbc", "occ", "occupancy", "aro", "sired", "rsoca", "pi"};
-	enum ovc_alg a;
-	unsigned i;
-
-	ck_assert_int_eq(OVC_ALG_COUNT, sizeof(names) / sizeof(names[0]));
-	for(i = 0; i < OVC_ALG_COUNT; i++) {
-		ck_assert_str_eq(ovc_alg_name((enum ovc_alg)i), names[i]);
-		a = OVC_ALG_COUNT;
-		ck_assert_int_eq(ovc_alg_from_name(names[i], &a), OVC_OK);
-		ck_assert_int_eq(a, i);
-	}
-	ck_assert_ptr_null(ovc_alg_name(OVC_ALG_COUNT));
-	a = OVC_ALG_PI;
-	ck_assert_int_eq(ovc_alg_from_name("OCC", &a), OVC_ENOENT);
-	ck_assert_int_eq(ovc_alg_from_name("", &a), OVC_ENOENT);
-	ck_assert_int_eq(ovc_alg_from_name("occ ", &a), OVC_ENOENT);
-	ck_assert_int_eq(ovc_alg_from_name(NULL, &a), OVC_ENOENT);
-	ck_assert_int_eq(a, OVC_ALG_PI);
-}
-END_TEST
-
-START_TEST(test_alg_queued)
-{
-	/* the queue-based algorithms of 003 §V and 001 */
-	ck_assert(ovc_alg_queued(OVC_ALG_BBC));
-	ck_assert(ovc_alg_queued(OVC_ALG_SIRED));
-	ck_assert(ovc_alg_queued(OVC_ALG_PI));
-	/* arrival-side deciders */
-	ck_assert(!ovc_alg_queued(OVC_ALG_NONE));
-	ck_assert(!ovc_alg_queued(OVC_ALG_OCC));
-	ck_assert(!ovc_alg_queued(OVC_ALG_OCCUPANCY));
-	ck_assert(!ovc_alg_queued(OVC_ALG_ARO));
-	ck_assert(!ovc_alg_queued(OVC_ALG_RSOCA));
-	ck_assert(!ovc_alg_queued(OVC_ALG_COUNT));
-}
-END_TEST
-
 Suite *make_suite_types(void)
 {
 	Suite *s = suite_create("types");
@@ -87,8 +47,6 @@ Suite *make_suite_types(void)
 
 	tcase_add_test(tc, test_strerror);
 	tcase_add_test(tc, test_class_names);
-	tcase_add_test(tc, test_alg_names);
-	tcase_add_test(tc, test_alg_queued);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the admission sequence: every decision ovc takes on a request, in
+ * one order, over explicit state, for every path a request can take (the
+ * datagram's arrival, the script's ovc_admit(), the queue's output):
+ *
+ *   the ACK to one of ovc's own rejects -> absorbed
+ *   in-dialog DoS limit (R-SOCA)        -> pass, reject or drop
+ *   decision memory (retransmissions)   -> the original's decision
+ *   age in the receive queue            -> reject what waited too long
+ *   the acceptor (burst budget first)   -> admit, queue or reject
+ *   emergency calls                     -> a reject becomes an admission
+ *
+ * It takes and returns plain values: the caller reads the settings in
+ * force, acts on the verdict (route, queue, reply) and counts it. Verdict
+ * sources that live outside the library (the receive-queue age, R-SOCA's
+ * dialog limits and burst budgets) are asked through struct
+ * ovc_adm_sources. Lock-free: the state is atomics (acceptors, the
+ * decision memory) shared by every process.
+ */
+#ifndef OVC_ADMISSION_H
+#define OVC_ADMISSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ovc/acceptor.h"
+#include "ovc/alg.h"
+#include "ovc/emerg.h"
+#include "ovc/rejmem.h"
+#include "ovc/sipscan.h"
+
+/* Seconds a decision is remembered for retransmissions: Timer B/F,
+ * 64 T1. */
+#define OVC_ADM_MEMORY_S 32
+
+/* One request, as the sequence sees it. */
+struct ovc_adm_req
+{
+	enum ovc_class c;		   /* its class */
+	enum ovc_sip_method m;	   /* its method */
+	const char *buf;		   /* the raw request */
+	size_t len;				   /* its length, bytes */
+	const struct ovc_sip_scan *sc; /* its scan of buf, or NULL when not
+									  understood (no decision memory) */
+	const char *ruri;		   /* Request-URI (for the emergency match) */
+	size_t ruri_len;		   /* its length, bytes */
+};
+
+/* What the sequence consults and changes (shared by every process). */
+struct ovc_adm_state
+{
+	struct ovc_rejmem *mem;			  /* decision memory */
+	struct ovc_acceptor *acc;		  /* the controller's fraction */
+	struct ovc_acceptor *acc_arrival; /* in front of a paced queue */
+	const struct ovc_emerg *emerg;	  /* emergency calls (NULL: none) */
+	uint64_t secret;				  /* keys identities and To-tags */
+};
+
+/* The settings in force for one request (read once by the caller). */
+struct ovc_adm_cfg
+{
+	const struct ovc_alg_traits *t; /* the algorithm in force */
+	int single;			  /* mode single: every class but in-dialog,
+							 ACK and CANCEL is controlled */
+	int dry_run;		  /* decide and count, never refuse */
+	unsigned max_age_ms;  /* rxq.max_age_ms in force, 0: no age check */
+	int queue_on;		  /* the in-core INVITE queue runs */
+	uint32_t now_s;		  /* monotonic second, for the memory */
+};
+
+/* What an in-dialog limit says. */
+enum ovc_adm_dialog
+{
+	OVC_ADM_DIALOG_PASS = 0,
+	OVC_ADM_DIALOG_REJECT, /* over the limit, answered (re-INVITE) */
+	OVC_ADM_DIALOG_DROP,   /* over the limit, dropped (DoS excess) */
+};
+
+/* Verdict sources outside the library; ctx is passed back. */
+struct ovc_adm_sources
+{
+	void *ctx;
+	/* How long this initial INVITE waited in the receive queue, ns; -1
+	 * unknown (never too old). Asked once per initial INVITE the
+	 * sequence controls or age-checks. NULL: unknown. */
+	int64_t (*age_ns)(void *ctx);
+	/* The in-dialog limit for an in-dialog request of method m (asked
+	 * when the algorithm has dialog_limits; dry: a dry run, count but do
+	 * not refuse). NULL: pass. */
+	enum ovc_adm_dialog (*dialog)(void *ctx, enum ovc_sip_method m, int dry);
+	/* Takes one from class c's burst budget (algorithms with
+	 * dialog_limits): 1 within it, 0 beyond. NULL: within. */
+	int (*burst)(void *ctx, enum ovc_class c);
+};
+
+/* What to do with the request. */
+enum ovc_adm_act
+{
+	OVC_ADM_ADMIT = 0, /* route it */
+	OVC_ADM_QUEUE,	   /* put it in the in-core queue (ovc_adm_queueing()
+						  first, ovc_adm_unqueued() if it cannot be) */
+	OVC_ADM_REJECT,	   /* answer it with the reject reply
+						  (ovc_adm_replied() once sent) */
+	OVC_ADM_DROP,	   /* consume it without a reply */
+};
+
+/* Why, beside the act (bits of ovc_adm_verdict.flags). */
+#define OVC_ADMF_WOULD 0x01u	  /* dry run: would have been refused */
+#define OVC_ADMF_AGED 0x02u		  /* refused: waited past max_age_ms */
+#define OVC_ADMF_DOS 0x04u		  /* dropped: in-dialog DoS excess */
+#define OVC_ADMF_ABSORBED 0x08u	  /* dropped: retransmission of a queued
+									 INVITE */
+#define OVC_ADMF_OWN_ACK 0x10u	  /* dropped: the ACK to ovc's reject */
+#define OVC_ADMF_EMERGENCY 0x20u  /* admitted: an emergency call it would
+									 have refused */
+#define OVC_ADMF_QUEUE_FULL 0x40u /* not queued: no room */
+#define OVC_ADMF_EXPIRED 0x80u	  /* dequeued: waited past the queue's
+									 max wait */
+
+/* The verdict. */
+struct ovc_adm_verdict
+{
+	enum ovc_adm_act act;
+	unsigned flags;	  /* OVC_ADMF_* */
+	enum ovc_class c; /* the class it is counted in */
+	uint64_t key;	  /* identity in the decision memory, 0: none */
+};
+
+/* The sequence on request r (see the top of this file) into *v. An
+ * admitted request the memory will recognise is remembered admitted; a
+ * rejected one is remembered once its reply is sent (ovc_adm_replied()).
+ * Never refuses in a dry run (OVC_ADMF_WOULD marks what it would have
+ * refused), never an in-dialog request but by its DoS limit, never ACK
+ * or CANCEL. */
+void ovc_adm_decide(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_sources *src,
+		const struct ovc_adm_req *r, struct ovc_adm_verdict *v);
+
+/* Before putting r (verdict v, OVC_ADM_QUEUE) in the queue: remembers it
+ * queued, so that a retransmission racing the worker is absorbed. */
+void ovc_adm_queueing(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_verdict *v);
+
+/* r (verdict v, OVC_ADM_QUEUE) could not be queued (full, no memory): v
+ * becomes a reject (OVC_ADMF_QUEUE_FULL; an emergency call is admitted
+ * instead), or in a dry run an admission marked OVC_ADMF_WOULD, and the
+ * memory holds that. */
+void ovc_adm_unqueued(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_req *r,
+		struct ovc_adm_verdict *v);
+
+/* The reject reply for verdict v was sent (or handed to the reply path):
+ * its retransmissions get the same answer. */
+void ovc_adm_replied(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_verdict *v);
+
+/* The decision at the queue's output on an initial INVITE r (key: its
+ * identity, 0: none) that waited waited_ns in the queue: refused when it
+ * waited past max_wait_ns (> 0; OVC_ADMF_EXPIRED) or, for an algorithm
+ * that paces the queue, when the acceptor refuses it; an emergency call
+ * is never refused. v is OVC_ADM_ADMIT (remembered admitted; WOULD in a
+ * dry run that would have refused it) or OVC_ADM_REJECT. */
+void ovc_adm_dequeue(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_req *r,
+		uint64_t key, int64_t waited_ns, int64_t max_wait_ns,
+		struct ovc_adm_verdict *v);
+
+/* Is class c controlled by the algorithm (traits t) in the mode given
+ * (single: 1)? ack_cancel: the request is an ACK or a CANCEL (never). */
+int ovc_adm_controlled(const struct ovc_alg_traits *t, int single,
+		int ack_cancel, enum ovc_class c);
+
+#endif

@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the admission sequence (ovc/admission.h).
+ */
+#include <string.h>
+
+#include "ovc/admission.h"
+#include "ovc/rxq.h"
+
+int ovc_adm_controlled(const struct ovc_alg_traits *t, int single,
+		int ack_cancel, enum ovc_class c)
+{
+	if(t->controlled == 0 || ack_cancel)
+		return 0; /* none decides nothing; ACK, CANCEL never refused */
+	if(c == OVC_CLASS_INDIALOG)
+		return 0; /* running dialogs are never refused */
+	if(single)
+		return 1;
+	return (t->controlled & OVC_CLASS_BIT(c)) != 0;
+}
+
+static void verdict(struct ovc_adm_verdict *v, enum ovc_adm_act act,
+		unsigned flags)
+{
+	v->act = act;
+	v->flags |= flags;
+}
+
+/* Remembers decision d (enum ovc_rejmem_decision) under v's key. */
+static void remember(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_verdict *v,
+		int d)
+{
+	if(v->key != 0)
+		ovc_rejmem_put(st->mem, v->key, cfg->now_s, d);
+}
+
+static int is_emergency(
+		const struct ovc_adm_state *st, const struct ovc_adm_req *r)
+{
+	if(st->emerg == NULL || r->buf == NULL || r->len == 0
+			|| r->ruri == NULL)
+		return 0;
+	return ovc_emerg_match(st->emerg, r->buf, r->len, r->ruri, r->ruri_len);
+}
+
+/* A refusal: an emergency call is admitted instead (004 §III-A) and
+ * remembered so; anything else is rejected. */
+static void refuse(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_req *r,
+		struct ovc_adm_verdict *v, unsigned flags)
+{
+	if(is_emergency(st, r)) {
+		remember(st, cfg, v, OVC_REJMEM_ADMITTED);
+		verdict(v, OVC_ADM_ADMIT, OVC_ADMF_EMERGENCY);
+		return;
+	}
+	verdict(v, OVC_ADM_REJECT, flags);
+}
+
+/* The ACK to one of ovc's own rejects (its To-tag is ovc's). */
+static int own_ack(const struct ovc_adm_state *st, const struct ovc_adm_req *r)
+{
+	const struct ovc_sip_scan *sc = r->sc;
+
+	return sc != NULL && sc->method == OVC_M_ACK && sc->totag.len > 0
+		   && ovc_sip_is_own_totag(st->secret, r->buf, sc);
+}
+
+/* R-SOCA's in-dialog limit (004 §III-B): excess over D_en dropped,
+ * re-INVITE excess rejected. */
+static void dialog_limit(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_sources *src,
+		const struct ovc_adm_req *r, struct ovc_adm_verdict *v)
+{
+	enum ovc_adm_dialog d = OVC_ADM_DIALOG_PASS;
+
+	if(src->dialog != NULL)
+		d = src->dialog(src->ctx, r->m, cfg->dry_run);
+	if(d == OVC_ADM_DIALOG_PASS)
+		verdict(v, OVC_ADM_ADMIT, 0);
+	else if(cfg->dry_run)
+		verdict(v, OVC_ADM_ADMIT, OVC_ADMF_WOULD);
+	else if(d == OVC_ADM_DIALOG_REJECT)
+		refuse(st, cfg, r, v, 0);
+	else
+		verdict(v, OVC_ADM_DROP, OVC_ADMF_DOS);
+}
+
+/* The answer the memory holds for a retransmission of a request decided
+ * within OVC_ADM_MEMORY_S: 1 (v set) or 0 (nothing remembered, or a
+ * remembered reject in a dry run). A rejected INVITE is not admitted after
+ * its 503, an admitted one is not answered 503 while its transaction
+ * runs (tm absorbs it), a queued one is absorbed. */
+static int remembered(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_req *r,
+		struct ovc_adm_verdict *v)
+{
+	int prev;
+
+	if(v->key == 0)
+		return 0;
+	prev = ovc_rejmem_get(st->mem, v->key, cfg->now_s, OVC_ADM_MEMORY_S);
+	if(prev == OVC_REJMEM_REJECTED && !cfg->dry_run) {
+		refuse(st, cfg, r, v, 0);
+		return 1;
+	}
+	if(prev == OVC_REJMEM_QUEUED) {
+		verdict(v, OVC_ADM_DROP, OVC_ADMF_ABSORBED);
+		return 1;
+	}
+	if(prev == OVC_REJMEM_ADMITTED) {
+		verdict(v, OVC_ADM_ADMIT, 0);
+		return 1;
+	}
+	return 0;
+}
+
+/* The controller's fraction on a controlled request. For an INVITE bound
+ * for a paced queue only the guard's cap applies here (the fraction
+ * applies at the queue's output, 003 §V), so that a flood does not swamp
+ * the queue and its workers with INVITEs refused later. 004 §III-C: beyond
+ * the class's burst budget, rejected. */
+static void accept_or_refuse(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_sources *src,
+		const struct ovc_adm_req *r, struct ovc_adm_verdict *v)
+{
+	int queue = r->c == OVC_CLASS_INVITE && cfg->queue_on && cfg->t->queued;
+	int within = 1;
+
+	if(queue && cfg->t->paces_queue) {
+		if(cfg->dry_run || ovc_acceptor_take(st->acc_arrival))
+			verdict(v, OVC_ADM_QUEUE, 0);
+		else
+			refuse(st, cfg, r, v, 0);
+		return;
+	}
+	if(cfg->t->dialog_limits && src->burst != NULL)
+		within = src->burst(src->ctx, r->c);
+	if(within && ovc_acceptor_take(st->acc)) {
+		if(!queue)
+			remember(st, cfg, v, OVC_REJMEM_ADMITTED);
+		verdict(v, queue ? OVC_ADM_QUEUE : OVC_ADM_ADMIT, 0);
+	} else if(cfg->dry_run) {
+		verdict(v, queue ? OVC_ADM_QUEUE : OVC_ADM_ADMIT, OVC_ADMF_WOULD);
+	} else {
+		refuse(st, cfg, r, v, 0);
+	}
+}
+
+void ovc_adm_decide(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_sources *src,
+		const struct ovc_adm_req *r, struct ovc_adm_verdict *v)
+{
+	int ack_cancel = r->m == OVC_M_ACK || r->m == OVC_M_CANCEL;
+	int initial = r->c == OVC_CLASS_INVITE && !ack_cancel;
+	int ctl, age_on;
+	int64_t age = -1;
+
+	memset(v, 0, sizeof(*v));
+	v->c = r->c;
+	if(own_ack(st, r)) {
+		v->c = OVC_CLASS_INDIALOG;
+		verdict(v, OVC_ADM_DROP, OVC_ADMF_OWN_ACK);
+		return;
+	}
+	if(cfg->t->dialog_limits && r->c == OVC_CLASS_INDIALOG && !ack_cancel) {
+		dialog_limit(st, cfg, src, r, v);
+		return;
+	}
+	ctl = ovc_adm_controlled(cfg->t, cfg->single, ack_cancel, r->c);
+	age_on = initial && cfg->max_age_ms > 0;
+	if(!ctl && !age_on) {
+		verdict(v, OVC_ADM_ADMIT, 0);
+		return;
+	}
+	if(initial && src->age_ns != NULL)
+		age = src->age_ns(src->ctx);
+	if(r->sc != NULL)
+		v->key = ovc_sip_request_key(st->secret, r->buf, r->sc);
+	if(remembered(st, cfg, r, v))
+		return;
+	if(age_on && ovc_rxq_too_old(age, cfg->max_age_ms)) {
+		/* waited past max_age_ms before anyone could look at it: the
+		 * caller has retransmitted already, answer at once */
+		if(cfg->dry_run)
+			verdict(v, OVC_ADM_ADMIT, OVC_ADMF_WOULD);
+		else
+			refuse(st, cfg, r, v, OVC_ADMF_AGED);
+		return;
+	}
+	if(!ctl) {
+		/* remembered so that its stale retransmissions are admitted (to
+		 * tm) rather than answered 503 */
+		remember(st, cfg, v, OVC_REJMEM_ADMITTED);
+		verdict(v, OVC_ADM_ADMIT, 0);
+		return;
+	}
+	accept_or_refuse(st, cfg, src, r, v);
+}
+
+void ovc_adm_queueing(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_verdict *v)
+{
+	remember(st, cfg, v, OVC_REJMEM_QUEUED);
+}
+
+void ovc_adm_unqueued(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_req *r,
+		struct ovc_adm_verdict *v)
+{
+	v->flags |= OVC_ADMF_QUEUE_FULL;
+	if(cfg->dry_run) {
+		remember(st, cfg, v, OVC_REJMEM_ADMITTED);
+		verdict(v, OVC_ADM_ADMIT, OVC_ADMF_WOULD);
+		return;
+	}
+	/* no stale mark that would absorb its retransmissions: they get the
+	 * reject reply, even if this one cannot be sent (an emergency pass
+	 * marks it admitted) */
+	remember(st, cfg, v, OVC_REJMEM_REJECTED);
+	refuse(st, cfg, r, v, 0);
+}
+
+void ovc_adm_replied(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_verdict *v)
+{
+	remember(st, cfg, v, OVC_REJMEM_REJECTED);
+}
+
+void ovc_adm_dequeue(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_req *r,
+		uint64_t key, int64_t waited_ns, int64_t max_wait_ns,
+		struct ovc_adm_verdict *v)
+{
+	int no = 0;
+
+	memset(v, 0, sizeof(*v));
+	v->c = OVC_CLASS_INVITE;
+	v->key = key;
+	if(max_wait_ns > 0 && waited_ns > max_wait_ns) {
+		no = 1;
+		v->flags |= OVC_ADMF_EXPIRED;
+	} else if(cfg->t->paces_queue && !ovc_acceptor_take(st->acc)) {
+		no = 1;
+	}
+	if(no && !cfg->dry_run) {
+		/* an emergency call runs, late or not (004 §III-A) */
+		refuse(st, cfg, r, v, 0);
+		return;
+	}
+	remember(st, cfg, v, OVC_REJMEM_ADMITTED);
+	verdict(v, OVC_ADM_ADMIT, no ? OVC_ADMF_WOULD : 0);
+}

@@ -1,0 +1,495 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc unit tests - src/admission.c: the admission sequence on real
+ * requests, with the acceptors, the decision memory and fake verdict
+ * sources.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovc/admission.h"
+#include "suites.h"
+
+#define SECRET 4242
+
+#define REQ_TAIL                                                           \
+	"Via: SIP/2.0/UDP 192.0.2.10:5062;branch=z9hG4bK74bf9;rport\r\n"       \
+	"From: \"Alice\" <sip:alice@atlanta.example.com>;tag=9fxced76sl\r\n"   \
+	"Call-ID: 3848276298220188511@atlanta.example.com\r\n"
+
+static const char invite[] =
+		"INVITE sip:bob@biloxi.example.com SIP/2.0\r\n" REQ_TAIL
+		"To: Bob <sip:bob@biloxi.example.com>\r\n"
+		"CSeq: 1 INVITE\r\n"
+		"\r\n";
+static const char invite2[] =
+		"INVITE sip:carol@biloxi.example.com SIP/2.0\r\n" REQ_TAIL
+		"To: Carol <sip:carol@biloxi.example.com>\r\n"
+		"CSeq: 2 INVITE\r\n"
+		"\r\n";
+static const char sos[] =
+		"INVITE sip:sos@biloxi.example.com SIP/2.0\r\n" REQ_TAIL
+		"To: <sip:sos@biloxi.example.com>\r\n"
+		"CSeq: 1 INVITE\r\n"
+		"\r\n";
+static const char reg[] =
+		"REGISTER sip:biloxi.example.com SIP/2.0\r\n" REQ_TAIL
+		"To: Alice <sip:alice@atlanta.example.com>\r\n"
+		"CSeq: 1 REGISTER\r\n"
+		"\r\n";
+static const char bye[] =
+		"BYE sip:alice@192.0.2.10 SIP/2.0\r\n" REQ_TAIL
+		"To: Bob <sip:bob@biloxi.example.com>;tag=314159\r\n"
+		"CSeq: 2 BYE\r\n"
+		"\r\n";
+static const char cancel[] =
+		"CANCEL sip:bob@biloxi.example.com SIP/2.0\r\n" REQ_TAIL
+		"To: Bob <sip:bob@biloxi.example.com>\r\n"
+		"CSeq: 1 CANCEL\r\n"
+		"\r\n";
+
+/* The world of one test. */
+static struct ovc_rejmem *mem;
+static struct ovc_acceptor acc, acc_arrival;
+static struct ovc_emerg emerg;
+static struct ovc_adm_state st;
+static struct ovc_adm_cfg cfg;
+static struct ovc_adm_sources src;
+
+/* fake sources */
+static int64_t fake_age = -1;
+static int age_asked;
+static enum ovc_adm_dialog fake_dialog = OVC_ADM_DIALOG_PASS;
+static int fake_burst = 1;
+
+static int64_t age_of(void *ctx)
+{
+	age_asked++;
+	return fake_age;
+}
+
+static enum ovc_adm_dialog dialog_of(void *ctx, enum ovc_sip_method m, int dry)
+{
+	return fake_dialog;
+}
+
+static int burst_of(void *ctx, enum ovc_class c)
+{
+	return fake_burst;
+}
+
+static void setup(void)
+{
+	char err[128];
+
+	mem = malloc(sizeof(*mem));
+	ck_assert_ptr_nonnull(mem);
+	ovc_rejmem_init(mem);
+	ovc_acceptor_init(&acc, 1.0);
+	ovc_acceptor_init(&acc_arrival, 1.0);
+	ck_assert_int_eq(
+			ovc_emerg_parse(&emerg, "sos", 0, err, sizeof(err)), OVC_OK);
+	st.mem = mem;
+	st.acc = &acc;
+	st.acc_arrival = &acc_arrival;
+	st.emerg = &emerg;
+	st.secret = SECRET;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.t = ovc_alg_traits(OVC_ALG_OCC);
+	cfg.now_s = 100;
+	src.ctx = NULL;
+	src.age_ns = age_of;
+	src.dialog = dialog_of;
+	src.burst = burst_of;
+	fake_age = -1;
+	age_asked = 0;
+	fake_dialog = OVC_ADM_DIALOG_PASS;
+	fake_burst = 1;
+}
+
+static void teardown(void)
+{
+	free(mem);
+}
+
+/* Scans msg into r (its class as the module gives it). */
+static void req(const char *msg, struct ovc_adm_req *r, struct ovc_sip_scan *sc)
+{
+	ck_assert_int_eq(ovc_sip_scan(msg, strlen(msg), sc), OVC_SCAN_OK);
+	r->m = sc->method;
+	if(sc->totag.len > 0)
+		r->c = OVC_CLASS_INDIALOG;
+	else if(sc->method == OVC_M_INVITE)
+		r->c = OVC_CLASS_INVITE;
+	else if(sc->method == OVC_M_REGISTER)
+		r->c = OVC_CLASS_REGISTER;
+	else
+		r->c = OVC_CLASS_OTHER;
+	r->buf = msg;
+	r->len = strlen(msg);
+	r->sc = sc;
+	r->ruri = msg + sc->ruri.off;
+	r->ruri_len = sc->ruri.len;
+}
+
+/* Decides msg; returns the act, fills *v. */
+static enum ovc_adm_act decide(const char *msg, struct ovc_adm_verdict *v)
+{
+	struct ovc_sip_scan sc;
+	struct ovc_adm_req r;
+
+	req(msg, &r, &sc);
+	ovc_adm_decide(&st, &cfg, &src, &r, v);
+	return v->act;
+}
+
+START_TEST(test_none_admits_everything)
+{
+	struct ovc_adm_verdict v;
+
+	cfg.t = ovc_alg_traits(OVC_ALG_NONE);
+	ovc_acceptor_set(&acc, 0.0);
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, 0);
+	ck_assert_uint_eq(v.key, 0); /* nothing remembered, nothing hashed */
+	ck_assert_int_eq(decide(reg, &v), OVC_ADM_ADMIT);
+	ck_assert_int_eq(age_asked, 0);
+}
+END_TEST
+
+START_TEST(test_controlled_classes)
+{
+	struct ovc_adm_verdict v;
+
+	ovc_acceptor_set(&acc, 0.0);
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_REJECT);
+	ck_assert_int_eq(v.c, OVC_CLASS_INVITE);
+	ck_assert_uint_ne(v.key, 0);
+	/* multi: only initial INVITEs; never in-dialog, ACK or CANCEL */
+	ck_assert_int_eq(decide(reg, &v), OVC_ADM_ADMIT);
+	ck_assert_int_eq(decide(bye, &v), OVC_ADM_ADMIT);
+	ck_assert_int_eq(decide(cancel, &v), OVC_ADM_ADMIT);
+	/* single: every out-of-dialog request */
+	cfg.single = 1;
+	ck_assert_int_eq(decide(reg, &v), OVC_ADM_REJECT);
+	ck_assert_int_eq(decide(bye, &v), OVC_ADM_ADMIT);
+	ck_assert_int_eq(decide(cancel, &v), OVC_ADM_ADMIT);
+	/* rsoca's classes in multi */
+	cfg.single = 0;
+	cfg.t = ovc_alg_traits(OVC_ALG_RSOCA);
+	ck_assert_int_eq(decide(reg, &v), OVC_ADM_REJECT);
+	ck_assert_int_eq(ovc_adm_controlled(cfg.t, 0, 1, OVC_CLASS_INVITE), 0);
+}
+END_TEST
+
+START_TEST(test_fraction_is_exact)
+{
+	struct ovc_adm_verdict v;
+	int i, admitted = 0;
+
+	ovc_acceptor_set(&acc, 0.25);
+	for(i = 0; i < 400; i++) {
+		/* fresh memory: each a new request */
+		ovc_rejmem_init(mem);
+		admitted += decide(invite, &v) == OVC_ADM_ADMIT;
+	}
+	ck_assert_int_eq(admitted, 100);
+}
+END_TEST
+
+START_TEST(test_dry_run_never_refuses)
+{
+	struct ovc_adm_verdict v;
+
+	cfg.dry_run = 1;
+	ovc_acceptor_set(&acc, 0.0);
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_WOULD);
+	cfg.max_age_ms = 100;
+	fake_age = 500 * OVC_NS_PER_MS;
+	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_WOULD);
+}
+END_TEST
+
+/* A retransmission gets its original's decision. */
+START_TEST(test_retransmission_rejected)
+{
+	struct ovc_adm_verdict v;
+
+	ovc_acceptor_set(&acc, 0.0);
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_REJECT);
+	/* not replied (noreply): not remembered, decided afresh */
+	ovc_acceptor_set(&acc, 1.0);
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_ADMIT);
+	ovc_rejmem_init(mem);
+	ovc_acceptor_set(&acc, 0.0);
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_REJECT);
+	ovc_adm_replied(&st, &cfg, &v);
+	/* the load has gone, but its retransmission is answered the same */
+	ovc_acceptor_set(&acc, 1.0);
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_REJECT);
+	/* another call is admitted */
+	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_ADMIT);
+	/* once the memory expires, decided afresh */
+	cfg.now_s += OVC_ADM_MEMORY_S + 1;
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_ADMIT);
+}
+END_TEST
+
+START_TEST(test_retransmission_admitted)
+{
+	struct ovc_adm_verdict v;
+
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_ADMIT);
+	/* overload now: its retransmission is tm's to absorb, not a 503 */
+	ovc_acceptor_set(&acc, 0.0);
+	fake_age = 10 * OVC_NS_PER_S;
+	cfg.max_age_ms = 100;
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, 0);
+	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_REJECT);
+}
+END_TEST
+
+START_TEST(test_age)
+{
+	struct ovc_adm_verdict v;
+
+	cfg.max_age_ms = 100;
+	fake_age = 150 * OVC_NS_PER_MS;
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_REJECT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_AGED);
+	ck_assert_int_eq(age_asked, 1);
+	fake_age = 50 * OVC_NS_PER_MS;
+	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_ADMIT);
+	/* unknown age: never too old */
+	fake_age = -1;
+	ovc_rejmem_init(mem);
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_ADMIT);
+	/* asked for initial INVITEs only, even with nothing controlled */
+	cfg.t = ovc_alg_traits(OVC_ALG_NONE);
+	age_asked = 0;
+	fake_age = 150 * OVC_NS_PER_MS;
+	ck_assert_int_eq(decide(reg, &v), OVC_ADM_ADMIT);
+	ck_assert_int_eq(decide(bye, &v), OVC_ADM_ADMIT);
+	ck_assert_int_eq(age_asked, 0);
+	ovc_rejmem_init(mem);
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_REJECT);
+	ck_assert_int_eq(age_asked, 1);
+	/* admitted by the age check under none: remembered admitted */
+	fake_age = 0;
+	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_ADMIT);
+	fake_age = 150 * OVC_NS_PER_MS;
+	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_ADMIT);
+}
+END_TEST
+
+START_TEST(test_emergency_pass)
+{
+	struct ovc_adm_verdict v;
+
+	ovc_acceptor_set(&acc, 0.0);
+	ck_assert_int_eq(decide(sos, &v), OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_EMERGENCY);
+	/* remembered admitted: its retransmission is not refused */
+	ck_assert_int_eq(decide(sos, &v), OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, 0);
+	/* aged emergency calls pass too */
+	ovc_rejmem_init(mem);
+	cfg.max_age_ms = 100;
+	fake_age = 150 * OVC_NS_PER_MS;
+	ck_assert_int_eq(decide(sos, &v), OVC_ADM_ADMIT);
+	ck_assert(v.flags & OVC_ADMF_EMERGENCY);
+	/* without emergency patterns it is an INVITE like any other */
+	st.emerg = NULL;
+	ovc_rejmem_init(mem);
+	ck_assert_int_eq(decide(sos, &v), OVC_ADM_REJECT);
+}
+END_TEST
+
+START_TEST(test_own_ack_absorbed)
+{
+	struct ovc_adm_verdict v;
+	struct ovc_sip_scan sc;
+	char tag[OVC_TOTAG_LEN + 1], ack[1024];
+
+	ck_assert_int_eq(ovc_sip_scan(invite, strlen(invite), &sc), OVC_SCAN_OK);
+	ovc_sip_totag(SECRET, invite, &sc, tag);
+	tag[OVC_TOTAG_LEN] = '\0';
+	snprintf(ack, sizeof(ack),
+			"ACK sip:bob@biloxi.example.com SIP/2.0\r\n" REQ_TAIL
+			"To: Bob <sip:bob@biloxi.example.com>;tag=%s\r\n"
+			"CSeq: 1 ACK\r\n"
+			"\r\n",
+			tag);
+	cfg.t = ovc_alg_traits(OVC_ALG_NONE); /* whatever the algorithm */
+	ck_assert_int_eq(decide(ack, &v), OVC_ADM_DROP);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_OWN_ACK);
+	ck_assert_int_eq(v.c, OVC_CLASS_INDIALOG);
+	/* another secret: someone else's tag, routed */
+	st.secret = SECRET + 1;
+	ck_assert_int_eq(decide(ack, &v), OVC_ADM_ADMIT);
+}
+END_TEST
+
+START_TEST(test_dialog_limits)
+{
+	struct ovc_adm_verdict v;
+
+	cfg.t = ovc_alg_traits(OVC_ALG_RSOCA);
+	fake_dialog = OVC_ADM_DIALOG_DROP;
+	ck_assert_int_eq(decide(bye, &v), OVC_ADM_DROP);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_DOS);
+	fake_dialog = OVC_ADM_DIALOG_REJECT;
+	ck_assert_int_eq(decide(bye, &v), OVC_ADM_REJECT);
+	cfg.dry_run = 1;
+	ck_assert_int_eq(decide(bye, &v), OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_WOULD);
+	/* the other algorithms have no dialog limits */
+	cfg.dry_run = 0;
+	cfg.t = ovc_alg_traits(OVC_ALG_OCC);
+	ck_assert_int_eq(decide(bye, &v), OVC_ADM_ADMIT);
+	/* the burst budget: rsoca only */
+	fake_burst = 0;
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_ADMIT);
+	cfg.t = ovc_alg_traits(OVC_ALG_RSOCA);
+	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_REJECT);
+}
+END_TEST
+
+START_TEST(test_queue)
+{
+	struct ovc_adm_verdict v;
+	struct ovc_sip_scan sc;
+	struct ovc_adm_req r;
+
+	/* bbc: admitted INVITEs wait in the queue; nothing when it is off */
+	cfg.t = ovc_alg_traits(OVC_ALG_BBC);
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_ADMIT);
+	ovc_rejmem_init(mem);
+	cfg.queue_on = 1;
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_QUEUE);
+	ovc_adm_queueing(&st, &cfg, &v);
+	/* its retransmission is absorbed */
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_DROP);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_ABSORBED);
+	/* a full queue: rejected, and so are its retransmissions */
+	req(invite2, &r, &sc);
+	ovc_adm_decide(&st, &cfg, &src, &r, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_QUEUE);
+	ovc_adm_queueing(&st, &cfg, &v);
+	ovc_adm_unqueued(&st, &cfg, &r, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_REJECT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_QUEUE_FULL);
+	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_REJECT);
+	/* dry run: admitted instead */
+	cfg.dry_run = 1;
+	ovc_rejmem_init(mem);
+	ovc_adm_decide(&st, &cfg, &src, &r, &v);
+	ovc_adm_unqueued(&st, &cfg, &r, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_QUEUE_FULL | OVC_ADMF_WOULD);
+}
+END_TEST
+
+/* pi: the fraction applies at the queue's output, the guard at arrival. */
+START_TEST(test_paced_queue)
+{
+	struct ovc_adm_verdict v;
+	struct ovc_sip_scan sc;
+	struct ovc_adm_req r;
+
+	cfg.t = ovc_alg_traits(OVC_ALG_PI);
+	cfg.queue_on = 1;
+	ovc_acceptor_set(&acc, 0.0);
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_QUEUE);
+	ovc_acceptor_set(&acc_arrival, 0.0);
+	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_REJECT);
+	/* at the output */
+	req(invite, &r, &sc);
+	ovc_adm_dequeue(&st, &cfg, &r, 7, 0, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_REJECT);
+	ck_assert_uint_eq(v.key, 7);
+	ovc_acceptor_set(&acc, 1.0);
+	ovc_adm_dequeue(&st, &cfg, &r, 7, 0, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	ck_assert_int_eq(ovc_rejmem_get(mem, 7, cfg.now_s, 32), OVC_REJMEM_ADMITTED);
+}
+END_TEST
+
+START_TEST(test_dequeue)
+{
+	struct ovc_adm_verdict v;
+	struct ovc_sip_scan sc;
+	struct ovc_adm_req r;
+
+	cfg.t = ovc_alg_traits(OVC_ALG_BBC);
+	ovc_acceptor_set(&acc, 0.0); /* bbc decided at arrival */
+	req(invite, &r, &sc);
+	ovc_adm_dequeue(&st, &cfg, &r, 9, 100, 200, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, 0);
+	ovc_adm_dequeue(&st, &cfg, &r, 9, 300, 200, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_REJECT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_EXPIRED);
+	/* no max wait */
+	ovc_adm_dequeue(&st, &cfg, &r, 9, 300, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	cfg.dry_run = 1;
+	ovc_adm_dequeue(&st, &cfg, &r, 9, 300, 200, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_EXPIRED | OVC_ADMF_WOULD);
+	/* an emergency call runs, late or not */
+	cfg.dry_run = 0;
+	req(sos, &r, &sc);
+	ovc_adm_dequeue(&st, &cfg, &r, 11, 300, 200, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_EXPIRED | OVC_ADMF_EMERGENCY);
+}
+END_TEST
+
+/* A request the scanner did not understand: decided, never remembered. */
+START_TEST(test_unscanned)
+{
+	struct ovc_adm_verdict v;
+	struct ovc_sip_scan sc;
+	struct ovc_adm_req r;
+
+	req(invite, &r, &sc);
+	r.sc = NULL;
+	ovc_acceptor_set(&acc, 0.0);
+	ovc_adm_decide(&st, &cfg, &src, &r, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_REJECT);
+	ck_assert_uint_eq(v.key, 0);
+	ovc_adm_replied(&st, &cfg, &v);
+	ovc_acceptor_set(&acc, 1.0);
+	ovc_adm_decide(&st, &cfg, &src, &r, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+}
+END_TEST
+
+Suite *make_suite_admission(void)
+{
+	Suite *s = suite_create("admission");
+	TCase *tc = tcase_create("sequence");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_none_admits_everything);
+	tcase_add_test(tc, test_controlled_classes);
+	tcase_add_test(tc, test_fraction_is_exact);
+	tcase_add_test(tc, test_dry_run_never_refuses);
+	tcase_add_test(tc, test_retransmission_rejected);
+	tcase_add_test(tc, test_retransmission_admitted);
+	tcase_add_test(tc, test_age);
+	tcase_add_test(tc, test_emergency_pass);
+	tcase_add_test(tc, test_own_ack_absorbed);
+	tcase_add_test(tc, test_dialog_limits);
+	tcase_add_test(tc, test_queue);
+	tcase_add_test(tc, test_paced_queue);
+	tcase_add_test(tc, test_dequeue);
+	tcase_add_test(tc, test_unscanned);
+	suite_add_tcase(s, tc);
+	return s;
+}
