@@ -4,19 +4,24 @@
  * (ovc_ctl_epoch_ms()) fill a struct ovc_measure (CPU occupancy from the
  * busy counter, the in-core queue's length and delay (or, without it,
  * the length of the processor's external message buffer),
- * per-class arrivals), call ovc_ctl_step(), give 1 - p_reject[invite]
- * (= f but for rsoca) to the shared deterministic acceptor, reject INVITEs
- * beyond burst_limit[invite] per epoch, and give u to the queue drain.
- * Not applied: p_drop of in-dialog types (the model's in-dialog requests
- * are all legitimate). Only controller.h,
- * params.h, acceptor.h and cpu.h are used, so every algorithm libovc
- * knows runs here unchanged. CPU occupancy comes from the module's meter
- * (ovc_cpu_sample() on the processor's cumulative busy time, capacity one
- * CPU); as in the module's ticker, an epoch without a CPU reading keeps
- * the last decision.
+ * per-class arrivals), call ovc_ctl_step(), and turn its output into the
+ * acceptor's fraction and the queue's drain with the module's own plan
+ * (ovc/plan.h: at arrival, or at the queue's output for an algorithm that
+ * paces the queue); INVITEs beyond burst_limit[invite] per epoch are
+ * rejected. Not modelled: the module's overload gate (the model is
+ * always "overloaded", so its controllers act from the first epoch), the
+ * receive-queue guard and age check (no kernel queue in the model), and
+ * p_drop of in-dialog types (the model's in-dialog requests are all
+ * legitimate). Only the library's public headers are used, so every
+ * algorithm libovc knows runs here unchanged. CPU occupancy comes from
+ * the module's meter (ovc_cpu_sample() on the processor's cumulative busy
+ * time, capacity one CPU); as in the module's ticker, an epoch without a
+ * CPU reading keeps the last decision.
  */
 #include <stdlib.h>
 #include <string.h>
+
+#include "ovc/plan.h"
 
 #include "world.h"
 
@@ -24,6 +29,7 @@ int sim_ctl_open(struct sim_world *w)
 {
 	const struct sim_cfg *cfg = w->cfg;
 	struct ovc_params p = cfg->params;
+	struct ovc_plan plan;
 	unsigned ms;
 	double occ;
 	int rc;
@@ -40,7 +46,10 @@ int sim_ctl_open(struct sim_world *w)
 		return rc;
 	}
 	ovc_ctl_last(w->ctl, &w->out);
-	ovc_acceptor_init(&w->acc, 1 - w->out.p_reject[OVC_CLASS_INVITE]);
+	ovc_plan_make(ovc_ctl_traits(w->ctl), w->out.f,
+			ovc_ctl_drain_rate(w->ctl, &w->out), 1, 1.0, &plan);
+	ovc_acceptor_init(&w->acc, plan.f_accept);
+	w->drain_rate = plan.drain;
 	ms = ovc_ctl_epoch_ms(w->ctl);
 	w->epoch_ns = (int64_t)(ms ? ms : 1000) * OVC_NS_PER_MS;
 	w->last_epoch = 0;
@@ -70,6 +79,7 @@ int sim_ctl_admit(struct sim_world *w)
 void sim_ctl_epoch(struct sim_world *w)
 {
 	struct ovc_measure m;
+	struct ovc_plan plan;
 	double mem, occ;
 	int rc;
 	int i;
@@ -96,7 +106,13 @@ void sim_ctl_epoch(struct sim_world *w)
 	}
 	if(m.cpu >= 0 && m.dt_s > 0) {
 		ovc_ctl_step(w->ctl, &m, w->now, &w->out);
-		ovc_acceptor_set(&w->acc, 1 - w->out.p_reject[OVC_CLASS_INVITE]);
+		/* the module's plan, always overloaded (the model has no
+		 * onset gate) and without the receive-queue guard (no kernel
+		 * queue in the model) */
+		ovc_plan_make(ovc_ctl_traits(w->ctl), w->out.f,
+				ovc_ctl_drain_rate(w->ctl, &w->out), 1, 1.0, &plan);
+		ovc_acceptor_set(&w->acc, plan.f_accept);
+		w->drain_rate = plan.drain;
 	}
 	memset(&w->ep, 0, sizeof(w->ep));
 	w->last_epoch = w->now;

@@ -32,6 +32,7 @@ void sim_cfg_defaults(struct sim_cfg *c)
 	c->alg = OVC_ALG_NONE;
 	ovc_params_defaults(&c->params);
 	c->incore = -1;
+	c->reject_at_dequeue = -1;
 	c->queue_size = 1000;
 	c->workers = 1;
 	c->mem_txn = 100000;
@@ -59,8 +60,7 @@ int sim_cfg_incore(const struct sim_cfg *c)
 {
 	if(c->incore >= 0)
 		return c->incore;
-	return c->alg == OVC_ALG_BBC || c->alg == OVC_ALG_SIRED
-		   || c->alg == OVC_ALG_PI;
+	return ovc_alg_traits(c->alg)->queued;
 }
 
 double sim_g_opt(double r, double ct, double beta)
@@ -216,6 +216,9 @@ int sim_run(const struct sim_cfg *c, struct sim_result *res)
 	w->limit[P_REJECT] = c->rej_buf;
 	w->limit[P_EXT] = c->buf;
 	w->incore = sim_cfg_incore(c);
+	w->at_dequeue = c->reject_at_dequeue >= 0
+							? c->reject_at_dequeue
+							: ovc_alg_traits(c->alg)->paces_queue;
 	w->iq_cap = c->queue_size;
 	rc = sim_ctl_open(w);
 	if(rc != OVC_OK) {

@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "ovc/acceptor.h"
+#include "ovc/alg.h"
 #include "ovc/controller.h"
 #include "ovc/cpu.h"
 #include "ovc/params.h"
@@ -59,7 +60,9 @@ struct sim_cfg
 	int incore;			   /* in-core INVITE queue: -1 auto, 0 off, 1 on */
 	int reject_at_dequeue; /* 1: with the in-core queue, the acceptor decides
 							  when a worker takes an INVITE (003's alpha on
-							  the drained flow), not at arrival (DESIGN.md) */
+							  the drained flow), not at arrival (DESIGN.md);
+							  0: at arrival; -1 (default): as the module's
+							  plan does for the algorithm (ovc/plan.h) */
 	unsigned queue_size;   /* in-core queue capacity, INVITEs */
 	unsigned workers;	   /* in-core queue workers (INVITEs in service) */
 	double mem_txn;		   /* transactions that fill the memory budget */

@@ -196,7 +196,7 @@ static void px_invite(struct sim_world *w, uint32_t id, int rtx)
 		sim_proc_enqueue(w, P_REJECT, M_ABSORB, id, rtx, 0);
 		return;
 	}
-	if(!(w->incore && w->cfg->reject_at_dequeue) && !sim_ctl_admit(w)) {
+	if(!(w->incore && w->at_dequeue) && !sim_ctl_admit(w)) {
 		px_reject(w, id, rtx);
 		return;
 	}
@@ -446,21 +446,22 @@ void sim_sip_event(struct sim_world *w, const struct sim_ev *e)
 }
 
 /* Moves INVITEs from the in-core queue to the processor: at most
- * cfg->workers in service, paced at u * rho_M per second when u >= 0. */
+ * cfg->workers in service, paced at the plan's drain rate (u rho_M per
+ * second) when it is >= 0. */
 void sim_drain(struct sim_world *w)
 {
-	double rate = w->out.u * w->cfg->capacity;
+	double rate = w->drain_rate;
 	struct sim_msg m;
 	int64_t due;
 
-	if(w->out.u >= 0) {
+	if(rate >= 0) {
 		w->tokens += rate * (double)(w->now - w->tok_t) / 1e9;
 		if(w->tokens > 1)
 			w->tokens = 1;
 	}
 	w->tok_t = w->now;
 	while(w->iq.n && w->inflight < w->cfg->workers) {
-		if(w->out.u >= 0) {
+		if(rate >= 0) {
 			if(w->tokens < 1) {
 				if(rate <= 0)
 					return;
@@ -480,7 +481,7 @@ void sim_drain(struct sim_world *w)
 		SIM_INC(w, qdelay_n);
 		w->sec.qdelay_sum_s += (double)(w->now - m.t) / 1e9;
 		w->ep.qdelay_sum_s += (double)(w->now - m.t) / 1e9;
-		if(w->cfg->reject_at_dequeue && !sim_ctl_admit(w)) {
+		if(w->at_dequeue && !sim_ctl_admit(w)) {
 			/* 003: alpha applies to the drained flow; the worker
 			 * answers 503 (an early reject's cost) */
 			call_of(w, m.call)->px_inv = PX_NONE;

@@ -151,6 +151,8 @@ struct sim_world
 	int64_t busy_acc;		  /* ns busy, completed services */
 	/* in-core INVITE queue */
 	int incore;
+	int at_dequeue; /* the acceptor decides at the queue's output */
+	double drain_rate; /* the plan's drain, INVITEs/s; < 0: free */
 	struct sim_fifo iq;
 	size_t iq_cap;
 	unsigned inflight;		  /* worker INVITEs in the processor */

@@ -1,41 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ovc - admission: early, lock-free and stateless (000 §VI-A).
+ * ovc - admission: early, lock-free and stateless (000 §VI-A). The
+ * decision itself is the library's admission sequence; this file gives it
+ * the request and the settings in force, and acts on its verdict.
  */
-#include <stdio.h>
 #include <string.h>
 
-#include <fcntl.h>
 #include <time.h>
-#include <unistd.h>
 
-#include "core/data_lump_rpl.h"
-#include "core/dprint.h"
-#include "core/ip_addr.h"
-#include "core/parser/parse_to.h"
 #include "core/receive.h"
-#include "core/udp_server.h"
-#include "modules/sl/sl.h"
 
-#include "ovc/rejmem.h"
-#include "ovc/sipscan.h"
-
+#include "ovc_account.h"
 #include "ovc_admit.h"
 #include "ovc_onset.h"
 #include "ovc_queue.h"
-#include "ovc_rxq.h"
 #include "ovc_rsoca.h"
-
-struct ovc_reply_cfg ovc_reply = {503, {"Service Unavailable", 19}, 0};
-
-static sl_api_t slb;
-
-/* secret of ovc's To-tags; drawn in mod_init, so every process (forked
- * later) shares it and recognises ACKs to replies sent by any process */
-static uint64_t tag_secret;
-
-/* Server header of ovc's own replies */
-#define OVC_SERVER "ovc"
+#include "ovc_rxq.h"
 
 /* per-process memory of the last decision, for $ovc(verdict) */
 static unsigned int last_msg_id;
@@ -44,217 +24,52 @@ static enum ovc_outcome last_outcome;
 
 int ovc_admit_init(void)
 {
-	int fd;
-
-	if(sl_load_api(&slb) != 0) {
-		LM_ERR("ovc needs the sl module: loadmodule \"sl.so\" first\n");
-		return -1;
-	}
-	fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
-	if(fd < 0 || read(fd, &tag_secret, sizeof(tag_secret))
-						 != (ssize_t)sizeof(tag_secret))
-		tag_secret = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-	if(fd >= 0)
-		close(fd);
-	return 0;
+	return ovc_reply_init();
 }
 
-/* Class of a request the raw scanner understood. */
-static enum ovc_class class_of_scan(const struct ovc_sip_scan *sc)
+const struct ovc_reply_cfg *ovc_admit_reply(void)
 {
-	if(sc->totag.len > 0)
-		return OVC_CLASS_INDIALOG;
-	if(sc->method == OVC_M_INVITE)
-		return OVC_CLASS_INVITE;
-	if(sc->method == OVC_M_REGISTER)
-		return OVC_CLASS_REGISTER;
-	return OVC_CLASS_OTHER;
-}
-
-enum ovc_class ovc_classify(struct sip_msg *msg)
-{
-	int m = msg->first_line.u.request.method_value;
-
-	if(parse_headers(msg, HDR_TO_F, 0) == 0 && msg->to != NULL
-			&& parse_to_header(msg) == 0 && get_to(msg)->tag_value.len > 0)
-		return OVC_CLASS_INDIALOG;
-	if(m == METHOD_INVITE)
-		return OVC_CLASS_INVITE;
-	if(m == METHOD_REGISTER)
-		return OVC_CLASS_REGISTER;
-	return OVC_CLASS_OTHER;
-}
-
-/* The reject reply in force: R-SOCA's own (500 + Retry-After, 004 §III-A)
- * while it runs, else the modparams'. */
-static const struct ovc_reply_cfg *reply_now(void)
-{
-	if(atomic_load_explicit(&ovc->alg, memory_order_relaxed)
-			== OVC_ALG_RSOCA)
+	if(ovc_traits_now()->own_reply)
 		return ovc_rsoca_reply();
 	return &ovc_reply;
 }
 
-/* The scanner's method of a parsed request. */
-static enum ovc_sip_method method_of_msg(struct sip_msg *msg)
+const struct ovc_adm_state *ovc_admit_state(void)
 {
-	switch(msg->first_line.u.request.method_value) {
-		case METHOD_INVITE:
-			return OVC_M_INVITE;
-		case METHOD_ACK:
-			return OVC_M_ACK;
-		case METHOD_CANCEL:
-			return OVC_M_CANCEL;
-		case METHOD_REGISTER:
-			return OVC_M_REGISTER;
-		case METHOD_BYE:
-			return OVC_M_BYE;
-		case METHOD_PRACK:
-			return OVC_M_PRACK;
-		case METHOD_UPDATE:
-			return OVC_M_UPDATE;
-		case METHOD_INFO:
-			return OVC_M_INFO;
-		default:
-			return OVC_M_OTHER;
+	static struct ovc_adm_state st;
+
+	if(st.mem == NULL) {
+		st.acc = &ovc->acc;
+		st.acc_arrival = &ovc->acc_arrival;
+		st.emerg = ovc_rsoca_emerg();
+		st.secret = ovc_reply_secret();
+		st.mem = ovc->rejmem;
 	}
+	return &st;
 }
 
-/* An emergency request about to be rejected is admitted instead (004
- * §III-A): counted admitted and as an emergency pass, and remembered
- * admitted under key (0: not remembered) for its retransmissions.
- * buf/len: the raw request, uri/uri_len its Request-URI. Returns 1 when it
- * was. */
-static int emergency_pass(enum ovc_class c, const char *buf, int len,
-		const char *uri, int uri_len, uint64_t key)
+void ovc_admit_settings(struct ovc_adm_cfg *cfg)
 {
-	if(!ovc_rsoca_is_emergency(buf, len, uri, uri_len))
-		return 0;
-	if(key != 0)
-		ovc_rejmem_put(ovc->rejmem, key, (uint32_t)ovc_now_sec_coarse(),
-				OVC_REJMEM_ADMITTED);
-	ovc_count_offered(c, OVC_V_ADMITTED, -1);
-	ovc_rsoca_count_event(OVC_RS_E_EMERG);
-	return 1;
+	cfg->t = ovc_traits_now();
+	cfg->single = atomic_load_explicit(&ovc->mode, memory_order_relaxed)
+				  == OVC_MODE_SINGLE;
+	cfg->dry_run = atomic_load_explicit(&ovc->dry_run, memory_order_relaxed);
+	cfg->max_age_ms = atomic_load_explicit(
+			&ovc->rxq_max_age_ms, memory_order_relaxed);
+	cfg->queue_on = ovc_queue_on();
+	cfg->now_s = (uint32_t)ovc_now_sec_coarse();
 }
 
-/* Counts a request of class c and method m rejected with a reply (an
- * in-dialog one also per type: R-SOCA's re-INVITE limit). */
-static void count_rejected(enum ovc_class c, enum ovc_sip_method m)
+/* How long the initial INVITE this process just read from UDP socket
+ * *(int *)ctx (-1: not UDP) waited in the kernel's receive queue, ns: its
+ * kernel receive timestamp (SIOCGSTAMPNS, which reports the datagram a
+ * process read from the socket last: exact with one receiver per socket,
+ * else the newest datagram read by any of them, so ages come out low),
+ * else the estimated wait of the queue (bytes / drain rate). -1 for TCP.
+ * Noted for the overload evidence (ovc_onset.h). */
+static int64_t src_age(void *ctx)
 {
-	ovc_count_offered(c, OVC_V_REJECTED, -1);
-	if(c == OVC_CLASS_INDIALOG)
-		ovc_rsoca_count_dlg_reject(m);
-}
-
-/* Is class c of this request subject to the controller's fraction?
- * ack_cancel: the request is an ACK or a CANCEL. */
-static int controlled(int ack_cancel, enum ovc_class c)
-{
-	enum ovc_alg alg = atomic_load_explicit(&ovc->alg, memory_order_relaxed);
-
-	if(alg == OVC_ALG_NONE)
-		return 0;
-	if(ack_cancel)
-		return 0; /* never rejected */
-	if(c == OVC_CLASS_INDIALOG)
-		return 0; /* running dialogs are never rejected */
-	if(atomic_load_explicit(&ovc->mode, memory_order_relaxed)
-			== OVC_MODE_SINGLE)
-		return 1;
-	if(alg == OVC_ALG_RSOCA)
-		return 1; /* invite, register, other */
-	return c == OVC_CLASS_INVITE;
-}
-
-/* Sends the reject reply built straight from the raw request buf (no
- * parsing, no allocation) over UDP to where rcv says it came from.
- * Returns 0 sent, -1 send failed, 1 could not be built here (the caller
- * falls back to sl). */
-static int send_fast_reject(const char *buf, struct receive_info *rcv,
-		const struct ovc_sip_scan *sc)
-{
-	static char out[BUF_SIZE];
-	const struct ovc_reply_cfg *cfg = reply_now();
-	struct ovc_reply_params rp;
-	struct dest_info dst;
-	char *ip;
-	int len;
-
-	ip = ip_addr2a(&rcv->src_ip);
-	if(ip == NULL)
-		return 1;
-	memset(&rp, 0, sizeof(rp));
-	rp.code = cfg->code;
-	rp.reason = cfg->reason.s;
-	rp.reason_len = cfg->reason.len;
-	rp.retry_after = cfg->retry_after;
-	rp.src_ip = ip;
-	rp.src_port = rcv->src_port;
-	rp.server = OVC_SERVER;
-	rp.secret = tag_secret;
-	len = ovc_sip_build_reply(buf, sc, &rp, out, sizeof(out));
-	if(len <= 0)
-		return 1;
-	init_dst_from_rcv(&dst, rcv);
-	su_setport(&dst.to, ovc_sip_reply_port(sc, rcv->src_port));
-	if(udp_send(&dst, out, (unsigned)len) < 0)
-		return -1;
-	return 0;
-}
-
-/* Sends the configured stateless reject: ovc's own reply when the raw
- * request was understood (UDP), else sl's. Returns 0 or -1. */
-static int send_reject(struct sip_msg *msg, const struct ovc_sip_scan *sc)
-{
-	const struct ovc_reply_cfg *cfg;
-	char hdr[64];
-	int len, rc;
-
-	if(sc != NULL) {
-		rc = send_fast_reject(msg->buf, &msg->rcv, sc);
-		if(rc <= 0)
-			return rc;
-	}
-	cfg = reply_now();
-	if(cfg->retry_after > 0) {
-		len = snprintf(hdr, sizeof(hdr), "Retry-After: %d\r\n",
-				cfg->retry_after);
-		if(add_lump_rpl(msg, hdr, len, LUMP_RPL_HDR) == NULL) {
-			LM_ERR("cannot add Retry-After to the reply\n");
-			return -1;
-		}
-	}
-	if(slb.sreply(msg, cfg->code, (str *)&cfg->reason) < 0)
-		return -1;
-	return 0;
-}
-
-static void remember(struct sip_msg *msg, enum ovc_outcome o)
-{
-	last_msg_id = msg->id;
-	last_msg_pid = msg->pid;
-	last_outcome = o;
-}
-
-/* Seconds a decision is remembered: Timer B/F, 64·T1. */
-#define OVC_DECISION_TTL 32
-
-/* Identity of a scanned request (the same for its retransmissions). */
-static uint64_t request_key(const char *buf, const struct ovc_sip_scan *sc)
-{
-	return ovc_sip_request_key(tag_secret, buf, sc);
-}
-
-/* How long the initial INVITE this process just read from UDP socket fd
- * (-1: not UDP) waited in the kernel's receive queue, ns: its kernel
- * receive timestamp (SIOCGSTAMPNS, which reports the datagram a process
- * read from the socket last: exact with one receiver per socket, else the
- * newest datagram read by any of them, so ages come out low), else the
- * estimated wait of the queue (bytes / drain rate). -1 for TCP. Noted for
- * the overload evidence (ovc_onset.h). */
-static int64_t rx_age(int fd)
-{
+	int fd = *(int *)ctx;
 	int64_t age;
 
 	if(fd < 0)
@@ -272,287 +87,209 @@ static int64_t rx_age(int fd)
 	return age;
 }
 
-/* The decision both paths share, on a classified request (sc: its raw
- * scan, or NULL; *key receives its identity for remember_reject(), 0
- * without a scan). A retransmission of a request decided within the last
- * OVC_DECISION_TTL seconds gets its original's decision: a rejected INVITE
- * is not admitted after its 503, an admitted one is not answered 503 while
- * its transaction runs, a queued one is absorbed (counted dropped). An
- * admitted initial INVITE goes to the in-core queue when it is on
- * (OVC_OUT_QUEUE; with pi every one does, pi's acceptor applies at
- * dequeue). Under rsoca an in-dialog request (m: its method) meets its
- * type's DoS limit (dropped: OVC_OUT_DROPPED with *dos set; a re-INVITE
- * OVC_OUT_REJECTED) and the controlled classes their burst budget before
- * the acceptor. An initial INVITE read from UDP socket fd that waited past
- * rxq.max_age_ms is rejected whatever the algorithm (*aged set). Returns
- * the outcome; for OVC_OUT_REJECTED and OVC_OUT_QUEUE nothing is counted
- * yet (the caller acts, then counts). Admissions, drops, absorptions and
- * dry-run verdicts are counted. */
-static enum ovc_outcome decide(enum ovc_class c, enum ovc_sip_method m,
-		const char *buf, const struct ovc_sip_scan *sc, uint64_t *key,
-		int *would, int *dos, int fd, int *aged)
+/* R-SOCA's in-dialog DoS limit (004 §III-B). */
+static enum ovc_adm_dialog src_dialog(void *ctx, enum ovc_sip_method m, int dry)
 {
-	uint32_t now = (uint32_t)ovc_now_sec_coarse();
-	int dry = atomic_load_explicit(&ovc->dry_run, memory_order_relaxed);
-	int ack_cancel = m == OVC_M_ACK || m == OVC_M_CANCEL;
-	int rsoca = atomic_load_explicit(&ovc->alg, memory_order_relaxed)
-				== OVC_ALG_RSOCA;
-	int prev = -1, queue, ctl = controlled(ack_cancel, c), age_on;
-	int64_t age = -1;
-	enum ovc_rs_verdict rv;
-
-	*key = 0;
-	*would = 0;
-	*dos = 0;
-	*aged = 0;
-	if(rsoca && c == OVC_CLASS_INDIALOG && !ack_cancel) {
-		/* 004 §III-B: in-dialog excess over D_en dropped, re-INVITE
-		 * excess rejected */
-		rv = ovc_rsoca_indialog(m, dry);
-		if(rv == OVC_RS_PASS) {
-			ovc_count_offered(c, OVC_V_ADMITTED, -1);
-			return OVC_OUT_ADMITTED;
-		}
-		if(dry) {
-			*would = 1;
-			ovc_count_offered(c, OVC_V_ADMITTED, OVC_V_WOULD_REJECT);
-			return OVC_OUT_WOULD_REJECT;
-		}
-		if(rv == OVC_RS_REJECT)
-			return OVC_OUT_REJECTED;
-		*dos = 1;
-		ovc_count_offered(c, OVC_V_DROPPED, -1);
-		return OVC_OUT_DROPPED;
+	switch(ovc_rsoca_indialog(m, dry)) {
+		case OVC_RS_PASS:
+			return OVC_ADM_DIALOG_PASS;
+		case OVC_RS_REJECT:
+			return OVC_ADM_DIALOG_REJECT;
+		default:
+			return OVC_ADM_DIALOG_DROP;
 	}
-	age_on = c == OVC_CLASS_INVITE && !ack_cancel
-			 && atomic_load_explicit(&ovc->rxq_max_age_ms, memory_order_relaxed)
-						> 0;
-	if(!ctl && !age_on) {
-		ovc_count_offered(c, OVC_V_ADMITTED, -1);
-		return OVC_OUT_ADMITTED;
-	}
-	if(c == OVC_CLASS_INVITE && !ack_cancel)
-		age = rx_age(fd);
-	if(sc != NULL) {
-		*key = request_key(buf, sc);
-		prev = ovc_rejmem_get(ovc->rejmem, *key, now, OVC_DECISION_TTL);
-	}
-	if(prev == OVC_REJMEM_REJECTED && !dry)
-		return OVC_OUT_REJECTED;
-	if(prev == OVC_REJMEM_QUEUED) {
-		/* its original waits in the queue: absorbed, not queued twice */
-		ovc_count_offered(c, OVC_V_DROPPED, -1);
-		ovc_count_event(OVC_E_QUEUE_ABSORBED);
-		return OVC_OUT_DROPPED;
-	}
-	if(prev == OVC_REJMEM_ADMITTED) {
-		/* its transaction runs: a stale retransmission is tm's to absorb,
-		 * never answered 503 */
-		ovc_count_offered(c, OVC_V_ADMITTED, -1);
-		return OVC_OUT_ADMITTED;
-	}
-	if(age_on
-			&& ovc_rxq_too_old(age,
-					atomic_load_explicit(
-							&ovc->rxq_max_age_ms, memory_order_relaxed))) {
-		/* waited past rxq.max_age_ms before anyone could look at it: the
-		 * caller has retransmitted already, answer at once */
-		if(dry) {
-			*would = 1;
-			ovc_count_offered(c, OVC_V_ADMITTED, OVC_V_WOULD_REJECT);
-			return OVC_OUT_WOULD_REJECT;
-		}
-		*aged = 1;
-		return OVC_OUT_REJECTED;
-	}
-	if(!ctl) {
-		/* remembered so that its stale retransmissions are admitted (to
-		 * tm) rather than answered 503 */
-		if(sc != NULL)
-			ovc_rejmem_put(ovc->rejmem, *key, now, OVC_REJMEM_ADMITTED);
-		ovc_count_offered(c, OVC_V_ADMITTED, -1);
-		return OVC_OUT_ADMITTED;
-	}
-	queue = c == OVC_CLASS_INVITE && ovc_queue_on()
-			&& ovc_traits_now()->queued;
-	if(queue && ovc_queue_rejects_at_dequeue()) {
-		/* the controller's fraction applies at dequeue (003 §V); at
-		 * arrival only the guard's cap, so that a flood does not swamp
-		 * the queue and its workers with INVITEs refused later */
-		if(dry || ovc_acceptor_take(&ovc->acc_arrival))
-			return OVC_OUT_QUEUE; /* counted by the caller */
-		return OVC_OUT_REJECTED;
-	}
-	/* 004 §III-C: beyond B_en E T arrivals in the interval, rejected */
-	if((!rsoca || ovc_rsoca_burst_take(c)) && ovc_acceptor_take(&ovc->acc)) {
-		if(queue)
-			return OVC_OUT_QUEUE;
-		if(sc != NULL)
-			ovc_rejmem_put(ovc->rejmem, *key, now, OVC_REJMEM_ADMITTED);
-		ovc_count_offered(c, OVC_V_ADMITTED, -1);
-		return OVC_OUT_ADMITTED;
-	}
-	if(dry) {
-		*would = 1;
-		if(queue)
-			return OVC_OUT_QUEUE;
-		ovc_count_offered(c, OVC_V_ADMITTED, OVC_V_WOULD_REJECT);
-		return OVC_OUT_WOULD_REJECT;
-	}
-	return OVC_OUT_REJECTED;
 }
 
-/* Remembers a request just rejected (key from decide(); 0: no scan, not
- * remembered), so that its retransmissions get the same answer. */
-static void remember_reject(uint64_t key)
+/* R-SOCA's burst budget of class c (004 §III-C). */
+static int src_burst(void *ctx, enum ovc_class c)
 {
-	if(key != 0)
-		ovc_rejmem_put(
-				ovc->rejmem, key, (uint32_t)ovc_now_sec_coarse(), 1);
+	return ovc_rsoca_burst_take(c);
 }
 
-/* Puts an initial INVITE that decide() sent to the queue there (a copy of
- * buf, len bytes, received as rcv; key from decide()). Returns
- * OVC_OUT_QUEUED (counted queued); OVC_OUT_REJECTED when the queue is full
- * or out of memory (nothing counted: the caller answers, then counts);
- * OVC_OUT_WOULD_REJECT in a dry run instead (counted admitted). would: a
- * dry run's "would have been rejected", counted beside. */
-static enum ovc_outcome enqueue(enum ovc_class c, const char *buf, int len,
-		const struct receive_info *rcv, uint64_t key, int would)
+/* Asks the sequence about r, read from UDP socket fd (-1: not UDP). */
+static void decide(const struct ovc_adm_cfg *cfg, const struct ovc_adm_req *r,
+		int fd, struct ovc_adm_verdict *v)
 {
-	uint32_t now = (uint32_t)ovc_now_sec_coarse();
+	struct ovc_adm_sources src = {&fd, src_age, src_dialog, src_burst};
 
+	ovc_adm_decide(ovc_admit_state(), cfg, &src, r, v);
+}
+
+/* Puts an INVITE with verdict v (OVC_ADM_QUEUE) in the queue: a copy of
+ * buf, len bytes, received as rcv. When it cannot be, v becomes what the
+ * sequence says then (ovc_adm_unqueued()). */
+static void enqueue(const struct ovc_adm_cfg *cfg, const struct ovc_adm_req *r,
+		const struct receive_info *rcv, struct ovc_adm_verdict *v)
+{
 	/* remembered first: a retransmission that races the worker must not
 	 * be queued again */
-	if(key != 0)
-		ovc_rejmem_put(ovc->rejmem, key, now, OVC_REJMEM_QUEUED);
-	if(ovc_queue_put(buf, len, rcv, key, would) == 0) {
-		ovc_count_offered(c, OVC_V_QUEUED, would ? OVC_V_WOULD_REJECT : -1);
-		return OVC_OUT_QUEUED;
-	}
-	ovc_count_event(OVC_E_QUEUE_FULL);
-	if(atomic_load_explicit(&ovc->dry_run, memory_order_relaxed)) {
-		if(key != 0)
-			ovc_rejmem_put(ovc->rejmem, key, now, OVC_REJMEM_ADMITTED);
-		ovc_count_offered(c, OVC_V_ADMITTED, OVC_V_WOULD_REJECT);
-		return OVC_OUT_WOULD_REJECT;
-	}
-	/* not queued: no stale mark that would absorb its retransmissions
-	 * (they get the reject reply, even if this one cannot be sent; an
-	 * emergency pass marks it admitted) */
-	if(key != 0)
-		ovc_rejmem_put(ovc->rejmem, key, now, OVC_REJMEM_REJECTED);
-	return OVC_OUT_REJECTED;
+	ovc_adm_queueing(ovc_admit_state(), cfg, v);
+	if(ovc_queue_put(r->buf, (int)r->len, rcv, v->key,
+			   (v->flags & OVC_ADMF_WOULD) != 0)
+			== 0)
+		return;
+	ovc_adm_unqueued(ovc_admit_state(), cfg, r, v);
 }
 
-/* Is the scanned request the ACK to one of ovc's own rejects? Counts it
- * (absorbed: indialog dropped) when it is. */
-static int absorb_own_ack(const char *buf, const struct ovc_sip_scan *sc)
+static void remember(struct sip_msg *msg, enum ovc_outcome o)
 {
-	if(sc->method != OVC_M_ACK || sc->totag.len == 0
-			|| !ovc_sip_is_own_totag(tag_secret, buf, sc))
-		return 0;
-	ovc_count_offered(OVC_CLASS_INDIALOG, OVC_V_DROPPED, -1);
-	ovc_count_event(OVC_E_ACK_ABSORBED);
-	return 1;
+	last_msg_id = msg->id;
+	last_msg_pid = msg->pid;
+	last_outcome = o;
 }
 
-/* Decision already taken at datagram arrival for the request this process
- * is about to run through the script (a UDP receiver handles a datagram
- * from arrival to script end, and the next datagram's arrival clears it):
- * ovc_admit() acts on it without deciding or counting again. Matched by
- * the datagram's source, not its bytes, so that a SREV_NET_DATA_IN module
- * rewriting the message (topos) cannot make it decided twice. */
-static struct
+/* $ovc(verdict) of an admission. */
+static enum ovc_outcome admitted(const struct ovc_adm_verdict *v)
 {
-	int set;				 /* a decision waits for ovc_admit() */
-	struct ip_addr src_ip;	 /* source of that datagram */
-	unsigned short src_port; /* its port */
-	enum ovc_outcome outcome;
-	/* a refusal whose reply could not be built from the raw bytes: sent
-	 * through sl by ovc_admit(), counted then */
-	enum ovc_class c;
-	enum ovc_sip_method m;
-	uint64_t key;
-	int aged;
-} fp_pending;
-
-/* Is msg the datagram fp_pending was decided for? */
-static int fp_matches(const struct sip_msg *msg)
-{
-	return fp_pending.set && msg->rcv.proto == PROTO_UDP
-		   && msg->rcv.src_port == fp_pending.src_port
-		   && ip_addr_cmp(&msg->rcv.src_ip, &fp_pending.src_ip);
+	return v->flags & OVC_ADMF_WOULD ? OVC_OUT_WOULD_REJECT
+									 : OVC_OUT_ADMITTED;
 }
 
-/* ovc_admit() for a request refused at arrival whose reply could not be
- * built there: the reply through sl (or -1 with noreply), counted once. */
-static int admit_pending_reject(struct sip_msg *msg, int noreply)
+/* The script path's reject (sc: msg's scan, or NULL: through sl; counted
+ * decides whether it is counted here): answered unless noreply. Returns
+ * ovc_admit()'s value. */
+static int act_reject(struct sip_msg *msg, const struct ovc_sip_scan *sc,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_verdict *v,
+		enum ovc_sip_method m, int noreply)
 {
 	remember(msg, OVC_OUT_REJECTED);
 	if(noreply) {
-		count_rejected(fp_pending.c, fp_pending.m);
-		if(fp_pending.aged)
-			ovc_count_event(OVC_E_AGE_REJECT);
+		ovc_account(v, m, OVC_REPLY_NONE);
 		return -1;
 	}
-	if(send_reject(msg, NULL) < 0) {
-		ovc_count_offered(fp_pending.c, OVC_V_DROPPED, -1);
+	if(ovc_reply_msg(ovc_admit_reply(), msg, sc) < 0) {
+		ovc_account(v, m, OVC_REPLY_FAILED);
 		remember(msg, OVC_OUT_DROPPED);
 		return 0;
 	}
-	count_rejected(fp_pending.c, fp_pending.m);
-	ovc_count_event(OVC_E_REPLY);
-	if(fp_pending.aged)
-		ovc_count_event(OVC_E_AGE_REJECT);
-	remember_reject(fp_pending.key);
+	ovc_account(v, m, OVC_REPLY_SENT);
+	ovc_adm_replied(ovc_admit_state(), cfg, v);
 	return 0;
+}
+
+/* Acts on verdict v for msg in the script (r: the request, sc: its scan
+ * or NULL). Returns ovc_admit()'s value. */
+static int act(struct sip_msg *msg, const struct ovc_adm_req *r,
+		const struct ovc_sip_scan *sc, const struct ovc_adm_cfg *cfg,
+		struct ovc_adm_verdict *v, int noreply)
+{
+	if(v->act == OVC_ADM_QUEUE)
+		enqueue(cfg, r, &msg->rcv, v);
+	if(v->act == OVC_ADM_REJECT)
+		return act_reject(msg, sc, cfg, v, r->m, noreply);
+	ovc_account(v, r->m, OVC_REPLY_NONE);
+	switch(v->act) {
+		case OVC_ADM_QUEUE:
+			remember(msg, OVC_OUT_QUEUED);
+			return 0; /* a worker runs it later */
+		case OVC_ADM_DROP:
+			remember(msg, OVC_OUT_DROPPED);
+			/* DoS excess with noreply: the script decides */
+			return (v->flags & OVC_ADMF_DOS) && noreply ? -2 : 0;
+		default:
+			remember(msg, admitted(v));
+			return 1;
+	}
+}
+
+/* A decision already taken for the request this process is about to run
+ * through the script: at datagram arrival (a UDP receiver handles a
+ * datagram from arrival to script end, and the next datagram's arrival
+ * clears it; matched by the datagram's source, not its bytes, so that a
+ * SREV_NET_DATA_IN module rewriting the message (topos) cannot make it
+ * decided twice), or at the queue's output (matched by the buffer the
+ * worker runs). ovc_admit() acts on it without deciding again. */
+static struct
+{
+	int set;				 /* a decision waits for ovc_admit() */
+	const char *buf;		 /* the worker's buffer, or NULL */
+	struct ip_addr src_ip;	 /* else the datagram's source */
+	unsigned short src_port; /* and port */
+	struct ovc_adm_verdict v;
+	enum ovc_sip_method m;
+	int counted; /* v is counted already */
+} decided;
+
+/* Is msg the request decided holds a decision for? */
+static int decided_for(const struct sip_msg *msg)
+{
+	if(!decided.set)
+		return 0;
+	if(decided.buf != NULL)
+		return decided.buf == msg->buf;
+	return msg->rcv.proto == PROTO_UDP && msg->rcv.src_port == decided.src_port
+		   && ip_addr_cmp(&msg->rcv.src_ip, &decided.src_ip);
+}
+
+/* ovc_admit() on a request decided before (decided_for()). */
+static int act_decided(struct sip_msg *msg, int noreply)
+{
+	struct ovc_adm_cfg cfg;
+
+	decided.set = 0;
+	if(decided.v.act != OVC_ADM_REJECT) {
+		remember(msg, admitted(&decided.v));
+		return 1;
+	}
+	if(!decided.counted) {
+		/* refused at arrival, its reply could not be built there */
+		ovc_admit_settings(&cfg);
+		return act_reject(msg, NULL, &cfg, &decided.v, decided.m, noreply);
+	}
+	/* refused at the queue's output, counted by the worker */
+	remember(msg, OVC_OUT_REJECTED);
+	if(noreply)
+		return -1;
+	if(ovc_reply_msg(ovc_admit_reply(), msg, NULL) == 0)
+		ovc_count_event(OVC_E_REPLY);
+	return 0;
+}
+
+void ovc_admit_run_decided(
+		const struct ovc_qitem *it, const struct ovc_adm_verdict *v)
+{
+	static char buf[BUF_SIZE + 1];
+	struct receive_info rcv;
+
+	memcpy(buf, it->buf, (size_t)it->len);
+	buf[it->len] = '\0';
+	rcv = it->rcv;
+	rcv.rflags |= RECV_F_INTERNAL; /* no pre-routing event a second time */
+	decided.set = 1;
+	decided.buf = buf;
+	decided.v = *v;
+	decided.m = OVC_M_INVITE;
+	decided.counted = 1;
+	receive_msg(buf, (unsigned)it->len, &rcv);
+	decided.set = 0;
 }
 
 int ovc_fast_path = 1;
 
-/* The dequeued INVITE this queue worker is running through the script
- * (ovc_admit_run_dequeued): ovc_admit() admits it (or, reject set, answers
- * it) without deciding or counting again. */
-static struct
+/* The request as the sequence sees it: msg's bytes, its scan sc (or NULL)
+ * and class c. */
+static void request_of(struct sip_msg *msg, const struct ovc_sip_scan *sc,
+		enum ovc_class c, struct ovc_adm_req *r)
 {
-	const char *buf;
-	enum ovc_dq_run how;
-} dq_running;
+	r->c = c;
+	r->m = sc ? sc->method : ovc_method_of_msg(msg);
+	r->buf = msg->buf;
+	r->len = msg->len;
+	r->sc = sc;
+	r->ruri = msg->first_line.u.request.uri.s;
+	r->ruri_len = (size_t)msg->first_line.u.request.uri.len;
+}
 
 int ovc_admit(struct sip_msg *msg, int noreply)
 {
 	struct ovc_sip_scan scan, *sc = NULL;
-	enum ovc_class c;
-	enum ovc_outcome o;
-	enum ovc_sip_method m;
-	str *ruri;
-	uint64_t key;
-	int would, dos, aged, fd;
+	struct ovc_adm_verdict v;
+	struct ovc_adm_cfg cfg;
+	struct ovc_adm_req r;
+	int fd = -1;
 
-	if(fp_matches(msg)) {
-		fp_pending.set = 0;
-		if(fp_pending.outcome == OVC_OUT_REJECTED)
-			return admit_pending_reject(msg, noreply);
-		remember(msg, fp_pending.outcome);
-		return 1;
-	}
-	if(dq_running.buf != NULL && dq_running.buf == msg->buf) {
-		dq_running.buf = NULL;
-		if(dq_running.how != OVC_DQ_REJECT) {
-			remember(msg, dq_running.how == OVC_DQ_WOULD_REJECT
-								  ? OVC_OUT_WOULD_REJECT
-								  : OVC_OUT_ADMITTED);
-			return 1;
-		}
-		/* counted by the worker; the reply goes through sl here */
-		remember(msg, OVC_OUT_REJECTED);
-		if(noreply)
-			return -1;
-		if(send_reject(msg, NULL) == 0)
-			ovc_count_event(OVC_E_REPLY);
-		return 0;
-	}
+	if(decided_for(msg))
+		return act_decided(msg, noreply);
 	if(msg->first_line.type != SIP_REQUEST) {
 		remember(msg, OVC_OUT_ADMITTED);
 		return 1;
@@ -560,52 +297,67 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 	/* the raw scan classifies without Kamailio's allocating parsers and is
 	 * reused to build the reply; anything it does not fully understand
 	 * takes the normal path */
-	if(msg->rcv.proto == PROTO_UDP
-			&& ovc_sip_scan(msg->buf, msg->len, &scan) == OVC_SCAN_OK)
-		sc = &scan;
-	c = sc ? class_of_scan(sc) : ovc_classify(msg);
-	if(sc && absorb_own_ack(msg->buf, sc)) {
-		/* the ACK to one of ovc's rejects: absorbed, never routed */
-		remember(msg, OVC_OUT_DROPPED);
-		return 0;
+	if(msg->rcv.proto == PROTO_UDP) {
+		if(ovc_sip_scan(msg->buf, msg->len, &scan) == OVC_SCAN_OK)
+			sc = &scan;
+		if(msg->rcv.bind_address != NULL)
+			fd = msg->rcv.bind_address->socket;
 	}
-	m = sc ? sc->method : method_of_msg(msg);
-	fd = msg->rcv.proto == PROTO_UDP && msg->rcv.bind_address != NULL
-				 ? msg->rcv.bind_address->socket
-				 : -1;
-	o = decide(c, m, msg->buf, sc, &key, &would, &dos, fd, &aged);
-	if(o == OVC_OUT_QUEUE)
-		o = enqueue(c, msg->buf, (int)msg->len, &msg->rcv, key, would);
-	ruri = &msg->first_line.u.request.uri;
-	if(o == OVC_OUT_REJECTED
-			&& emergency_pass(
-					c, msg->buf, (int)msg->len, ruri->s, ruri->len, key))
-		o = OVC_OUT_ADMITTED;
-	remember(msg, o);
-	if(o == OVC_OUT_DROPPED && dos && noreply)
-		return -2; /* DoS excess: the script decides */
-	if(o == OVC_OUT_QUEUED || o == OVC_OUT_DROPPED)
-		return 0; /* a worker runs it later / absorbed / DoS drop */
-	if(o != OVC_OUT_REJECTED)
-		return 1;
-	if(noreply) {
-		count_rejected(c, m);
-		if(aged)
-			ovc_count_event(OVC_E_AGE_REJECT);
+	request_of(msg, sc, sc ? ovc_class_of_scan(sc) : ovc_classify(msg), &r);
+	ovc_admit_settings(&cfg);
+	decide(&cfg, &r, fd, &v);
+	return act(msg, &r, sc, &cfg, &v, noreply);
+}
+
+/* Leaves verdict v (not counted when a reject) for the script's
+ * ovc_admit() on the datagram from rcv. */
+static void leave_decided(const struct receive_info *rcv,
+		const struct ovc_adm_verdict *v, enum ovc_sip_method m)
+{
+	decided.set = 1;
+	decided.buf = NULL;
+	decided.src_ip = rcv->src_ip;
+	decided.src_port = rcv->src_port;
+	decided.v = *v;
+	decided.m = m;
+	decided.counted = v->act != OVC_ADM_REJECT;
+}
+
+/* The fast path acting on verdict v for the datagram r from rcv (sc: its
+ * scan); *refused is set when it was refused here. Returns -1 consumed,
+ * 0 continue to the script. */
+static int act_arrival(const struct ovc_adm_cfg *cfg,
+		const struct ovc_adm_req *r, struct receive_info *rcv,
+		struct ovc_adm_verdict *v, int *refused)
+{
+	int rc;
+
+	if(v->act == OVC_ADM_QUEUE)
+		enqueue(cfg, r, rcv, v);
+	if(v->act != OVC_ADM_REJECT) {
+		ovc_account(v, r->m, OVC_REPLY_NONE);
+		if(v->act == OVC_ADM_ADMIT) {
+			leave_decided(rcv, v, r->m);
+			return 0;
+		}
+		/* queued for a worker, absorbed, or DoS drop */
+		*refused = v->act == OVC_ADM_DROP;
 		return -1;
 	}
-	if(send_reject(msg, sc) < 0) {
-		/* refused, but no reply could be sent: honest name is dropped */
-		ovc_count_offered(c, OVC_V_DROPPED, -1);
-		remember(msg, OVC_OUT_DROPPED);
+	*refused = 1;
+	rc = ovc_reply_raw(ovc_admit_reply(), r->buf, (int)r->len, rcv, r->sc);
+	if(rc > 0) {
+		/* no reply from these bytes: ovc_admit() answers it through sl
+		 * and counts it (decided once) */
+		leave_decided(rcv, v, r->m);
 		return 0;
 	}
-	count_rejected(c, m);
-	ovc_count_event(OVC_E_REPLY);
-	if(aged)
-		ovc_count_event(OVC_E_AGE_REJECT);
-	remember_reject(key);
-	return 0;
+	ovc_account(v, r->m, rc == 0 ? OVC_REPLY_SENT : OVC_REPLY_FAILED);
+	if(rc == 0) {
+		ovc_adm_replied(ovc_admit_state(), cfg, v);
+		ovc_count_event(OVC_E_FAST_REJECT);
+	}
+	return -1; /* answered (or not answerable): Kamailio never parses it */
 }
 
 /* The fast path on one datagram (ovc_dgram_in); *refused is set when it
@@ -617,14 +369,12 @@ static int dgram_in(sr_event_param_t *evp, int *refused)
 	int len = *(int *)d[1];
 	struct receive_info *rcv = (struct receive_info *)d[2];
 	struct ovc_sip_scan sc;
-	enum ovc_class c;
-	enum ovc_outcome o;
-	enum ovc_sip_method m;
-	uint64_t key;
-	int would, dos, aged;
+	struct ovc_adm_verdict v;
+	struct ovc_adm_cfg cfg;
+	struct ovc_adm_req r;
 	int rc;
 
-	fp_pending.set = 0;
+	decided.set = 0;
 	ovc_rxq_count_dgram(); /* one datagram off the socket's queue */
 	if(!ovc_fast_path || len <= 0)
 		return 0;
@@ -639,53 +389,17 @@ static int dgram_in(sr_event_param_t *evp, int *refused)
 		ovc_count_event(OVC_E_FAST_FALLTHROUGH);
 		return 0;
 	}
-	if(absorb_own_ack(buf, &sc)) {
-		*refused = 1;
-		return -1; /* consumed */
-	}
-	c = class_of_scan(&sc);
-	m = sc.method;
-	o = decide(c, m, buf, &sc, &key, &would, &dos,
-			rcv->bind_address != NULL ? rcv->bind_address->socket : -1,
-			&aged);
-	if(o == OVC_OUT_QUEUE)
-		o = enqueue(c, buf, len, rcv, key, would);
-	if(o == OVC_OUT_REJECTED
-			&& emergency_pass(c, buf, len, buf + sc.ruri.off,
-					(int)sc.ruri.len, key))
-		o = OVC_OUT_ADMITTED;
-	if(o == OVC_OUT_QUEUED || o == OVC_OUT_DROPPED) {
-		*refused = o == OVC_OUT_DROPPED;
-		return -1; /* consumed: a worker runs it / absorbed / DoS drop */
-	}
-	if(o == OVC_OUT_REJECTED) {
-		*refused = 1;
-		rc = send_fast_reject(buf, rcv, &sc);
-		if(rc == 0) {
-			count_rejected(c, m);
-			ovc_count_event(OVC_E_REPLY);
-			remember_reject(key);
-			ovc_count_event(OVC_E_FAST_REJECT);
-			if(aged)
-				ovc_count_event(OVC_E_AGE_REJECT);
-			return -1; /* answered: Kamailio never parses it */
-		}
-		if(rc < 0) {
-			ovc_count_offered(c, OVC_V_DROPPED, -1);
-			return -1;
-		}
-		/* could not build the reply here: ovc_admit() answers it through
-		 * sl and counts it (decided once) */
-	}
-	fp_pending.set = 1;
-	fp_pending.src_ip = rcv->src_ip;
-	fp_pending.src_port = rcv->src_port;
-	fp_pending.outcome = o;
-	fp_pending.c = c;
-	fp_pending.m = m;
-	fp_pending.key = key;
-	fp_pending.aged = aged;
-	return 0;
+	r.c = ovc_class_of_scan(&sc);
+	r.m = sc.method;
+	r.buf = buf;
+	r.len = (size_t)len;
+	r.sc = &sc;
+	r.ruri = buf + sc.ruri.off;
+	r.ruri_len = sc.ruri.len;
+	ovc_admit_settings(&cfg);
+	decide(&cfg, &r,
+			rcv->bind_address != NULL ? rcv->bind_address->socket : -1, &v);
+	return act_arrival(&cfg, &r, rcv, &v, refused);
 }
 
 /* One datagram in every OVC_REJECT_SAMPLE is timed (thread CPU time) and
@@ -725,38 +439,6 @@ int ovc_dgram_in(sr_event_param_t *evp)
 	return rc;
 }
 
-int ovc_reject_raw(const char *buf, int len, struct receive_info *rcv)
-{
-	struct ovc_sip_scan sc;
-
-	if(rcv->proto != PROTO_UDP
-			|| ovc_sip_scan(buf, (size_t)len, &sc) != OVC_SCAN_OK)
-		return 1;
-	return send_fast_reject(buf, rcv, &sc);
-}
-
-void ovc_remember_decision(uint64_t key, int decision)
-{
-	if(key != 0)
-		ovc_rejmem_put(ovc->rejmem, key, (uint32_t)ovc_now_sec_coarse(),
-				decision);
-}
-
-void ovc_admit_run_dequeued(const struct ovc_qitem *it, enum ovc_dq_run how)
-{
-	static char buf[BUF_SIZE + 1];
-	struct receive_info rcv;
-
-	memcpy(buf, it->buf, (size_t)it->len);
-	buf[it->len] = '\0';
-	rcv = it->rcv;
-	rcv.rflags |= RECV_F_INTERNAL; /* no pre-routing event a second time */
-	dq_running.buf = buf;
-	dq_running.how = how;
-	receive_msg(buf, (unsigned)it->len, &rcv);
-	dq_running.buf = NULL;
-}
-
 enum ovc_outcome ovc_last_outcome(struct sip_msg *msg)
 {
 	if(msg == NULL || msg->id != last_msg_id || msg->pid != last_msg_pid)
@@ -777,7 +459,6 @@ const char *ovc_outcome_name(enum ovc_outcome o)
 			return "would_reject";
 		case OVC_OUT_QUEUED:
 			return "queued";
-		case OVC_OUT_QUEUE:
 		case OVC_OUT_NONE:
 			break;
 	}

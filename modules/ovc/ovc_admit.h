@@ -1,15 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ovc - the admission decision taken by ovc_admit(): classify the request,
- * apply the shared acceptor to the controlled classes, reject statelessly.
+ * ovc - where requests meet the admission sequence (ovc/admission.h): at
+ * the datagram's arrival (the fast path), in the script's ovc_admit(), and
+ * at the in-core queue's output. Each builds the request, asks the
+ * sequence, acts on the verdict through the replier (ovc_reply.h) and
+ * counts it (ovc_account.h).
  */
 #ifndef OVC_ADMIT_H
 #define OVC_ADMIT_H
 
 #include "core/events.h"
 #include "core/parser/msg_parser.h"
-#include "core/str.h"
 
+#include "ovc/admission.h"
+
+#include "ovc_classify.h"
+#include "ovc_reply.h"
 #include "ovc_shm.h"
 
 /* Outcome of the last ovc_admit() in this process, for $ovc(verdict). */
@@ -21,27 +27,12 @@ enum ovc_outcome
 	OVC_OUT_DROPPED,	  /* dropped without reply */
 	OVC_OUT_WOULD_REJECT, /* dry run: would be rejected; admitted */
 	OVC_OUT_QUEUED,		  /* put in the in-core INVITE queue */
-	OVC_OUT_QUEUE,		  /* internal: decided for the queue, not yet in */
 };
 
 struct ovc_qitem;
 
-/* Reject reply settings (set from modparams before the fork). */
-struct ovc_reply_cfg
-{
-	int code;		 /* SIP status code, 400..699 */
-	str reason;		 /* reason phrase */
-	int retry_after; /* seconds; 0: no Retry-After header */
-};
-
-extern struct ovc_reply_cfg ovc_reply;
-
-/* Binds the sl API. Returns 0 or -1 (sl not loaded). */
+/* Binds the replier (sl, the To-tag secret). Returns 0 or -1. */
 int ovc_admit_init(void);
-
-/* Classifies msg (a request): initial INVITE, in-dialog (has a To-tag),
- * REGISTER or other. A To header that does not parse counts as no tag. */
-enum ovc_class ovc_classify(struct sip_msg *msg);
 
 /* The decision. noreply: do not send the reject reply.
  * Returns 1 admitted; 0 rejected and replied (the script must stop);
@@ -64,28 +55,23 @@ int ovc_dgram_in(sr_event_param_t *evp);
 /* Outcome of the last ovc_admit() for msg in this process. */
 enum ovc_outcome ovc_last_outcome(struct sip_msg *msg);
 
-/* Sends the reject reply for a raw UDP request (buf, len bytes, received
- * as rcv) built from its bytes. Returns 0 sent, -1 send failed, 1 cannot be
- * built here (not UDP, or not understood: use ovc_admit_run_dequeued()
- * with reject set, which answers through sl). */
-int ovc_reject_raw(const char *buf, int len, struct receive_info *rcv);
+/* The reject reply in force: the algorithm's own while it has one
+ * (R-SOCA), else the modparams'. */
+const struct ovc_reply_cfg *ovc_admit_reply(void);
 
-/* Remembers the decision on a queued request (key from its item; 0: not
- * remembered), an enum ovc_rejmem_decision, for its retransmissions. */
-void ovc_remember_decision(uint64_t key, int decision);
+/* The admission sequence's shared state, and the settings in force now,
+ * for the queue's output (ovc_qworker.c). */
+const struct ovc_adm_state *ovc_admit_state(void);
+void ovc_admit_settings(struct ovc_adm_cfg *cfg);
 
-/* What ovc_admit() does with a dequeued INVITE a worker runs. */
-enum ovc_dq_run
-{
-	OVC_DQ_ADMIT = 0,	  /* returns 1, $ovc(verdict) "admitted" */
-	OVC_DQ_REJECT,		  /* answers through sl, returns 0 */
-	OVC_DQ_WOULD_REJECT, /* dry run: returns 1, verdict "would_reject" */
-};
-
-/* Queue worker: runs a dequeued INVITE through Kamailio (receive_msg(),
- * request_route), where ovc_admit() treats it as how says, without
- * deciding or counting it again. The caller counts. */
-void ovc_admit_run_dequeued(const struct ovc_qitem *it, enum ovc_dq_run how);
+/* Queue worker: runs the dequeued INVITE it through Kamailio
+ * (receive_msg(), request_route) with verdict v taken and counted at the
+ * queue's output: OVC_ADM_ADMIT (WOULD: $ovc(verdict) "would_reject"), or
+ * OVC_ADM_REJECT for one whose reply cannot be built from its bytes, which
+ * ovc_admit() answers through sl. ovc_admit() acts on v without deciding
+ * or counting again. */
+void ovc_admit_run_decided(
+		const struct ovc_qitem *it, const struct ovc_adm_verdict *v);
 
 /* "admitted", "rejected", "dropped", "would_reject", "queued" or
  * "none". */

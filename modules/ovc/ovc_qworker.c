@@ -11,11 +11,9 @@
 #include "core/cfg/cfg_struct.h"
 #include "core/dprint.h"
 
-#include "ovc/rejmem.h"
-
+#include "ovc_account.h"
 #include "ovc_admit.h"
 #include "ovc_qworker.h"
-#include "ovc_rsoca.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -34,68 +32,94 @@ static void nap(ovc_time_ns ns)
 	nanosleep(&ts, NULL);
 }
 
-/* Answers it with the reject reply: from its bytes, else (not UDP, not
- * understood) through the script path and sl, when may_run. Counts it
- * dequeued + rejected (or dropped when no reply could be sent) and
- * remembers the rejection for its retransmissions. */
-static void reject_item(struct ovc_qitem *it, int may_run)
+/* The request-line's Request-URI of the raw request buf (len bytes), for
+ * the emergency match; *uri NULL when there is none. */
+static void request_uri(const char *buf, int len, const char **uri,
+		size_t *uri_len)
 {
-	int rc = ovc_reject_raw(it->buf, it->len, &it->rcv);
+	const char *sp1, *sp2, *eol;
 
-	if(rc == 0) {
-		ovc_count_dequeued(OVC_V_REJECTED, -1);
-		ovc_count_event(OVC_E_REPLY);
-		ovc_remember_decision(it->key, OVC_REJMEM_REJECTED);
+	*uri = NULL;
+	*uri_len = 0;
+	eol = memchr(buf, '\n', (size_t)len);
+	if(eol == NULL)
+		eol = buf + len;
+	sp1 = memchr(buf, ' ', (size_t)(eol - buf));
+	if(sp1 == NULL)
 		return;
-	}
-	if(rc > 0 && may_run) {
-		ovc_count_dequeued(OVC_V_REJECTED, -1);
-		ovc_remember_decision(it->key, OVC_REJMEM_REJECTED);
-		ovc_admit_run_dequeued(it, OVC_DQ_REJECT);
+	sp2 = memchr(sp1 + 1, ' ', (size_t)(eol - sp1 - 1));
+	if(sp2 == NULL)
 		return;
-	}
-	ovc_count_dequeued(OVC_V_DROPPED, -1);
+	*uri = sp1 + 1;
+	*uri_len = (size_t)(sp2 - sp1 - 1);
 }
 
-/* One dequeued INVITE, taken at now: too old, or refused by pi's acceptor
- * at dequeue, it is rejected (a dry run only counts would_reject);
- * otherwise it runs through request_route. */
+/* Answers it (verdict v, a reject) with the reject reply: from its bytes,
+ * else (not UDP, not understood) through the script path and sl, when
+ * may_run. Counts it dequeued + rejected (or dropped when no reply could
+ * be sent) and remembers the rejection for its retransmissions. */
+static void reject_item(const struct ovc_adm_cfg *cfg, struct ovc_qitem *it,
+		const struct ovc_adm_verdict *v, int may_run)
+{
+	int rc = ovc_reply_raw(
+			ovc_admit_reply(), it->buf, it->len, &it->rcv, NULL);
+
+	if(rc > 0 && !may_run)
+		rc = -1;
+	ovc_account_dequeued(v, rc == 0	  ? OVC_REPLY_SENT
+							: rc > 0 ? OVC_REPLY_DEFERRED
+									 : OVC_REPLY_FAILED);
+	if(rc < 0)
+		return;
+	ovc_adm_replied(ovc_admit_state(), cfg, v);
+	if(rc > 0)
+		ovc_admit_run_decided(it, v);
+}
+
+/* One dequeued INVITE, taken at now: the admission sequence's decision at
+ * the queue's output (too old, or refused by pi's acceptor there: rejected;
+ * a dry run only counts would_reject), acted on. */
 static void handle(struct ovc_qitem *it, ovc_time_ns now)
 {
-	int dry = atomic_load_explicit(&ovc->dry_run, memory_order_relaxed);
 	ovc_time_ns max_wait = (ovc_time_ns)ovc_queue_max_wait_ms() * OVC_NS_PER_MS;
-	int refuse = 0;
+	struct ovc_adm_verdict v;
+	struct ovc_adm_cfg cfg;
+	struct ovc_adm_req r;
 
-	if(max_wait > 0 && now - it->t_enq > max_wait) {
-		refuse = 1;
-		ovc_count_event(OVC_E_QUEUE_EXPIRED);
-	} else if(ovc_queue_rejects_at_dequeue()
-			  && !ovc_acceptor_take(&ovc->acc)) {
-		refuse = 1;
-	}
-	if(refuse && !dry && ovc_rsoca_is_emergency_raw(it->buf, it->len)) {
-		/* never rejected (004 §III-A): it runs, late or not */
-		refuse = 0;
-		ovc_rsoca_count_event(OVC_RS_E_EMERG);
-	}
-	if(refuse && !dry) {
+	memset(&r, 0, sizeof(r));
+	r.c = OVC_CLASS_INVITE;
+	r.m = OVC_M_INVITE;
+	r.buf = it->buf;
+	r.len = (size_t)it->len;
+	request_uri(it->buf, it->len, &r.ruri, &r.ruri_len);
+	ovc_admit_settings(&cfg);
+	ovc_adm_dequeue(ovc_admit_state(), &cfg, &r, it->key, now - it->t_enq,
+			max_wait, &v);
+	if(v.act == OVC_ADM_REJECT) {
 		uint64_t t0 = ovc_thread_cpu_ns();
 
-		reject_item(it, 1);
+		reject_item(&cfg, it, &v, 1);
 		ovc_count_refusal_cpu(t0, 1);
 		return;
 	}
-	ovc_remember_decision(it->key, OVC_REJMEM_ADMITTED);
-	ovc_count_dequeued(OVC_V_ADMITTED, refuse ? OVC_V_WOULD_REJECT : -1);
-	ovc_admit_run_dequeued(it, refuse || it->would_reject
-									   ? OVC_DQ_WOULD_REJECT
-									   : OVC_DQ_ADMIT);
+	ovc_account_dequeued(&v, OVC_REPLY_NONE);
+	if(it->would_reject)
+		v.flags |= OVC_ADMF_WOULD; /* queued in a dry run as would */
+	ovc_admit_run_decided(it, &v);
 }
 
 void ovc_qworker_answer_at_stop(struct ovc_qitem *it)
 {
+	struct ovc_adm_verdict v;
+	struct ovc_adm_cfg cfg;
+
 	ovc_count_event(OVC_E_QUEUE_SHUTDOWN);
-	reject_item(it, 0);
+	memset(&v, 0, sizeof(v));
+	v.act = OVC_ADM_REJECT;
+	v.c = OVC_CLASS_INVITE;
+	v.key = it->key;
+	ovc_admit_settings(&cfg);
+	reject_item(&cfg, it, &v, 0);
 }
 
 /* Waits for the next dequeue slot when the drain is paced. Returns 1 when

@@ -14,7 +14,8 @@
 #include "ovc/emerg.h"
 #include "ovc/rsoca_dos.h"
 
-#include "ovc_admit.h"
+#include "ovc_classify.h"
+#include "ovc_reply.h"
 #include "ovc_rsoca.h"
 #include "ovc_shm.h"
 
@@ -215,30 +216,9 @@ int ovc_rsoca_burst_take(enum ovc_class c)
 	return 0;
 }
 
-int ovc_rsoca_is_emergency(
-		const char *buf, int len, const char *uri, int uri_len)
+const struct ovc_emerg *ovc_rsoca_emerg(void)
 {
-	if(buf == NULL || len <= 0 || uri == NULL || uri_len < 0)
-		return 0;
-	return ovc_emerg_match(&emerg, buf, (size_t)len, uri, (size_t)uri_len);
-}
-
-int ovc_rsoca_is_emergency_raw(const char *buf, int len)
-{
-	const char *sp1, *sp2, *eol;
-
-	if(buf == NULL || len <= 0)
-		return 0;
-	eol = memchr(buf, '\n', (size_t)len);
-	if(eol == NULL)
-		eol = buf + len;
-	sp1 = memchr(buf, ' ', (size_t)(eol - buf));
-	if(sp1 == NULL)
-		return 0;
-	sp2 = memchr(sp1 + 1, ' ', (size_t)(eol - sp1 - 1));
-	if(sp2 == NULL)
-		return 0;
-	return ovc_rsoca_is_emergency(buf, len, sp1 + 1, (int)(sp2 - sp1 - 1));
+	return &emerg;
 }
 
 const struct ovc_reply_cfg *ovc_rsoca_reply(void)

@@ -85,21 +85,18 @@ void ovc_rsoca_count_dlg_reject(enum ovc_sip_method m);
  * budget. Returns 1 within it, 0 excess (counted as a burst refusal). */
 int ovc_rsoca_burst_take(enum ovc_class c);
 
-/* Is the request an emergency one (Request-URI uri of uri_len bytes inside
- * the raw request buf of len bytes)? Returns 1 or 0. */
-int ovc_rsoca_is_emergency(
-		const char *buf, int len, const char *uri, int uri_len);
-
-/* Is the raw request buf (len bytes) an emergency request? Its
- * Request-URI is read from the request line. Returns 1 or 0. */
-int ovc_rsoca_is_emergency_raw(const char *buf, int len);
-
 /* Counts one R-SOCA event. */
 void ovc_rsoca_count_event(enum ovc_rs_event e);
 
 /* The reply R-SOCA's rejects use: rsoca.reject_code (500 "Server Internal
  * Error" or 503 "Service Unavailable") with Retry-After rsoca.tretry. */
 const struct ovc_reply_cfg *ovc_rsoca_reply(void);
+
+struct ovc_emerg;
+
+/* The emergency calls never refused (modparams emergency and
+ * emergency_priority), for the admission sequence. */
+const struct ovc_emerg *ovc_rsoca_emerg(void);
 
 /* Takes R-SOCA's reply settings (reject code, T_retry) and figures from p
  * at once (ovc.set; the ticker also does at every interval). */

@@ -35,7 +35,8 @@
 
 #include "ovc/agering.h"
 
-#include "ovc_admit.h"
+#include "ovc_classify.h"
+#include "ovc_reply.h"
 #include "ovc_rsoca.h"
 #include "ovc_tmreap.h"
 
