@@ -6,8 +6,6 @@
  */
 #include <string.h>
 
-#include <time.h>
-
 #include "core/receive.h"
 
 #include "ovc_account.h"
@@ -106,20 +104,17 @@ static int src_burst(void *ctx, enum ovc_class c)
 	return ovc_rsoca_burst_take(c);
 }
 
-/* Asks the sequence about r, read from UDP socket fd (-1: not UDP). */
-static void decide(const struct ovc_adm_cfg *cfg, const struct ovc_adm_req *r,
-		int fd, struct ovc_adm_verdict *v)
+void ovc_admit_decide(const struct ovc_adm_cfg *cfg,
+		const struct ovc_adm_req *r, int fd, struct ovc_adm_verdict *v)
 {
 	struct ovc_adm_sources src = {&fd, src_age, src_dialog, src_burst};
 
 	ovc_adm_decide(ovc_admit_state(), cfg, &src, r, v);
 }
 
-/* Puts an INVITE with verdict v (OVC_ADM_QUEUE) in the queue: a copy of
- * buf, len bytes, received as rcv. When it cannot be, v becomes what the
- * sequence says then (ovc_adm_unqueued()). */
-static void enqueue(const struct ovc_adm_cfg *cfg, const struct ovc_adm_req *r,
-		const struct receive_info *rcv, struct ovc_adm_verdict *v)
+void ovc_admit_enqueue(const struct ovc_adm_cfg *cfg,
+		const struct ovc_adm_req *r, const struct receive_info *rcv,
+		struct ovc_adm_verdict *v)
 {
 	/* remembered first: a retransmission that races the worker must not
 	 * be queued again */
@@ -174,7 +169,7 @@ static int act(struct sip_msg *msg, const struct ovc_adm_req *r,
 		struct ovc_adm_verdict *v, int noreply)
 {
 	if(v->act == OVC_ADM_QUEUE)
-		enqueue(cfg, r, &msg->rcv, v);
+		ovc_admit_enqueue(cfg, r, &msg->rcv, v);
 	if(v->act == OVC_ADM_REJECT)
 		return act_reject(msg, sc, cfg, v, r->m, noreply);
 	ovc_account(v, r->m, OVC_REPLY_NONE);
@@ -221,6 +216,23 @@ static int decided_for(const struct sip_msg *msg)
 		   && ip_addr_cmp(&msg->rcv.src_ip, &decided.src_ip);
 }
 
+void ovc_admit_leave(const struct receive_info *rcv,
+		const struct ovc_adm_verdict *v, enum ovc_sip_method m)
+{
+	decided.set = 1;
+	decided.buf = NULL;
+	decided.src_ip = rcv->src_ip;
+	decided.src_port = rcv->src_port;
+	decided.v = *v;
+	decided.m = m;
+	decided.counted = v->act != OVC_ADM_REJECT;
+}
+
+void ovc_admit_forget(void)
+{
+	decided.set = 0;
+}
+
 /* ovc_admit() on a request decided before (decided_for()). */
 static int act_decided(struct sip_msg *msg, int noreply)
 {
@@ -264,8 +276,6 @@ void ovc_admit_run_decided(
 	decided.set = 0;
 }
 
-int ovc_fast_path = 1;
-
 /* The request as the sequence sees it: msg's bytes, its scan sc (or NULL)
  * and class c. */
 static void request_of(struct sip_msg *msg, const struct ovc_sip_scan *sc,
@@ -305,138 +315,8 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 	}
 	request_of(msg, sc, sc ? ovc_class_of_scan(sc) : ovc_classify(msg), &r);
 	ovc_admit_settings(&cfg);
-	decide(&cfg, &r, fd, &v);
+	ovc_admit_decide(&cfg, &r, fd, &v);
 	return act(msg, &r, sc, &cfg, &v, noreply);
-}
-
-/* Leaves verdict v (not counted when a reject) for the script's
- * ovc_admit() on the datagram from rcv. */
-static void leave_decided(const struct receive_info *rcv,
-		const struct ovc_adm_verdict *v, enum ovc_sip_method m)
-{
-	decided.set = 1;
-	decided.buf = NULL;
-	decided.src_ip = rcv->src_ip;
-	decided.src_port = rcv->src_port;
-	decided.v = *v;
-	decided.m = m;
-	decided.counted = v->act != OVC_ADM_REJECT;
-}
-
-/* The fast path acting on verdict v for the datagram r from rcv (sc: its
- * scan); *refused is set when it was refused here. Returns -1 consumed,
- * 0 continue to the script. */
-static int act_arrival(const struct ovc_adm_cfg *cfg,
-		const struct ovc_adm_req *r, struct receive_info *rcv,
-		struct ovc_adm_verdict *v, int *refused)
-{
-	int rc;
-
-	if(v->act == OVC_ADM_QUEUE)
-		enqueue(cfg, r, rcv, v);
-	if(v->act != OVC_ADM_REJECT) {
-		ovc_account(v, r->m, OVC_REPLY_NONE);
-		if(v->act == OVC_ADM_ADMIT) {
-			leave_decided(rcv, v, r->m);
-			return 0;
-		}
-		/* queued for a worker, absorbed, or DoS drop */
-		*refused = v->act == OVC_ADM_DROP;
-		return -1;
-	}
-	*refused = 1;
-	rc = ovc_reply_raw(ovc_admit_reply(), r->buf, (int)r->len, rcv, r->sc);
-	if(rc > 0) {
-		/* no reply from these bytes: ovc_admit() answers it through sl
-		 * and counts it (decided once) */
-		leave_decided(rcv, v, r->m);
-		return 0;
-	}
-	ovc_account(v, r->m, rc == 0 ? OVC_REPLY_SENT : OVC_REPLY_FAILED);
-	if(rc == 0) {
-		ovc_adm_replied(ovc_admit_state(), cfg, v);
-		ovc_count_event(OVC_E_FAST_REJECT);
-	}
-	return -1; /* answered (or not answerable): Kamailio never parses it */
-}
-
-/* The fast path on one datagram (ovc_dgram_in); *refused is set when it
- * was refused here (answered, dropped, or the ACK to a reject absorbed). */
-static int dgram_in(sr_event_param_t *evp, int *refused)
-{
-	void **d = (void **)evp->data;
-	char *buf = (char *)d[0];
-	int len = *(int *)d[1];
-	struct receive_info *rcv = (struct receive_info *)d[2];
-	struct ovc_sip_scan sc;
-	struct ovc_adm_verdict v;
-	struct ovc_adm_cfg cfg;
-	struct ovc_adm_req r;
-	int rc;
-
-	decided.set = 0;
-	ovc_rxq_count_dgram(); /* one datagram off the socket's queue */
-	if(!ovc_fast_path || len <= 0)
-		return 0;
-	if(len >= 8 && memcmp(buf, "SIP/2.0 ", 8) == 0)
-		return 0; /* a response: the normal path */
-	rc = ovc_sip_scan(buf, (size_t)len, &sc);
-	if(rc != OVC_SCAN_OK) {
-		/* not ours to judge here: the normal path takes it */
-		if(rc < 0 && -rc < OVC_SCAN_REASONS)
-			atomic_fetch_add_explicit(
-					&ovc->fp_fallthrough[-rc], 1, memory_order_relaxed);
-		ovc_count_event(OVC_E_FAST_FALLTHROUGH);
-		return 0;
-	}
-	r.c = ovc_class_of_scan(&sc);
-	r.m = sc.method;
-	r.buf = buf;
-	r.len = (size_t)len;
-	r.sc = &sc;
-	r.ruri = buf + sc.ruri.off;
-	r.ruri_len = sc.ruri.len;
-	ovc_admit_settings(&cfg);
-	decide(&cfg, &r,
-			rcv->bind_address != NULL ? rcv->bind_address->socket : -1, &v);
-	return act_arrival(&cfg, &r, rcv, &v, refused);
-}
-
-/* One datagram in every OVC_REJECT_SAMPLE is timed (thread CPU time) and
- * the time of those refused is counted OVC_REJECT_SAMPLE times: an
- * unbiased measure of the CPU refusing costs, for the controllers. */
-#define OVC_REJECT_SAMPLE 8
-
-uint64_t ovc_thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * OVC_NS_PER_S + (uint64_t)ts.tv_nsec;
-}
-
-void ovc_count_refusal_cpu(uint64_t t0, unsigned scale)
-{
-	uint64_t t1 = ovc_thread_cpu_ns();
-
-	if(t1 > t0)
-		atomic_fetch_add_explicit(&ovc->reject_cpu_ns, (t1 - t0) * scale,
-				memory_order_relaxed);
-}
-
-int ovc_dgram_in(sr_event_param_t *evp)
-{
-	static unsigned n;
-	uint64_t t0;
-	int rc, refused = 0;
-
-	if(++n % OVC_REJECT_SAMPLE != 0)
-		return dgram_in(evp, &refused);
-	t0 = ovc_thread_cpu_ns();
-	rc = dgram_in(evp, &refused);
-	if(refused)
-		ovc_count_refusal_cpu(t0, OVC_REJECT_SAMPLE);
-	return rc;
 }
 
 enum ovc_outcome ovc_last_outcome(struct sip_msg *msg)

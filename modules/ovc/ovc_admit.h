@@ -73,6 +73,25 @@ void ovc_admit_settings(struct ovc_adm_cfg *cfg);
 void ovc_admit_run_decided(
 		const struct ovc_qitem *it, const struct ovc_adm_verdict *v);
 
+/* For the fast path (ovc_fastpath.c): asks the admission sequence about
+ * r, read from UDP socket fd (-1: not UDP), with the settings cfg. */
+void ovc_admit_decide(const struct ovc_adm_cfg *cfg,
+		const struct ovc_adm_req *r, int fd, struct ovc_adm_verdict *v);
+
+/* Puts an INVITE with verdict v (OVC_ADM_QUEUE) in the queue: a copy of
+ * r's bytes, received as rcv. When it cannot be, v becomes what the
+ * sequence says then (ovc_adm_unqueued()). */
+void ovc_admit_enqueue(const struct ovc_adm_cfg *cfg,
+		const struct ovc_adm_req *r, const struct receive_info *rcv,
+		struct ovc_adm_verdict *v);
+
+/* Leaves verdict v (counted, except a reject) on the datagram from rcv
+ * (method m) for the script's ovc_admit(), which acts on it without
+ * deciding again; ovc_admit_forget() clears it (the next datagram). */
+void ovc_admit_leave(const struct receive_info *rcv,
+		const struct ovc_adm_verdict *v, enum ovc_sip_method m);
+void ovc_admit_forget(void);
+
 /* "admitted", "rejected", "dropped", "would_reject", "queued" or
  * "none". */
 const char *ovc_outcome_name(enum ovc_outcome o);
