@@ -70,7 +70,8 @@ $(KSRC)/core/sr_module.h:
 	@exit 1
 
 $(BUILD)/mod/%.o: modules/ovc/%.c $(wildcard modules/ovc/*.h) \
-		$(wildcard include/ovc/*.h) $(KSRC)/core/sr_module.h | $(BUILD)/mod
+		$(wildcard modules/ovc/*.def) $(wildcard include/ovc/*.h) \
+		$(KSRC)/core/sr_module.h | $(BUILD)/mod
 	$(CC) $(MOD_CFLAGS) -c $< -o $@
 $(MOD): $(MOD_OBJ) $(LIB)
 	$(CC) -shared -pthread -o $@ $(MOD_OBJ) $(LIB) -lm

@@ -78,7 +78,8 @@ expect_bad 'modparam("ovc", "param", "rsoca.reap_b=1.5")' \
 	'"param": rsoca.ben \(1.7\) must be less than rsoca.reap_b \(1.5\)'
 expect_bad 'modparam("ovc", "algorithm", "fastest")' \
 	'"algorithm": unknown .fastest.'
-expect_bad 'modparam("ovc", "mode", "both")' '"mode": .both. is not multi or single'
+expect_bad 'modparam("ovc", "mode", "both")' \
+	'"mode": unknown .both. \(one of multi, single\)'
 expect_bad 'modparam("ovc", "cpu_source", "gpu")' '"cpu_source": .gpu.'
 expect_bad 'modparam("ovc", "cpu_capacity", "-2")' '"cpu_capacity": .-2.'
 expect_bad 'modparam("ovc", "reject_code", 99)' \
