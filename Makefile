@@ -102,8 +102,9 @@ check-unit: $(UNIT)
 check-asan: $(UNIT_SAN)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(UNIT_SAN)
 
-$(BUILD)/params_doc: scripts/params_doc.c $(LIB) | $(BUILD)/tests
-	$(CC) $(LIB_CFLAGS) -o $@ $< $(LIB) -lm
+$(BUILD)/params_doc: scripts/params_doc.c $(LIB) modules/ovc/ovc_modparams.h \
+		modules/ovc/ovc_modparams.def modules/ovc/ovc_rxq.h | $(BUILD)/tests
+	$(CC) $(LIB_CFLAGS) -Imodules/ovc -o $@ $< $(LIB) -lm
 
 docs: $(BUILD)/params_doc
 	./scripts/check-docs.sh --update
