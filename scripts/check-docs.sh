@@ -1,55 +1,46 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# check-docs.sh [--update]: the module README must carry the tables of the
-# plain modparams (ovc_modparams.def; between <!-- modparams:begin --> and
-# <!-- modparams:end -->) and of the parameter registry (between
-# <!-- params:begin --> and <!-- params:end -->) exactly as the code
-# defines them, a section for every modparam, and must document every
-# script function, pseudo-variable key, RPC and statistic that the module
-# exports. --update rewrites the tables in place.
+# check-docs.sh [--update]: the module README must carry the parameter
+# registry table exactly as the library defines it (between the markers
+# <!-- params:begin --> and <!-- params:end -->) and the plain modparams
+# exactly as modules/ovc/ovc_modparams.def lists them (between
+# <!-- modparams:begin --> and <!-- modparams:end -->, and a section
+# "### `name`" for each), and must document every script function,
+# pseudo-variable key, RPC and statistic that the module exports.
+# --update rewrites the tables in place.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 readme="$top/modules/ovc/README.md"
-gen="$top/build/params_doc"
-tables="modparams params"
-
-# table NAME: the generated table NAME
-table() {
-	if [ "$1" = modparams ]; then "$gen" modparams; else "$gen"; fi
-}
+# each table: <!-- NAME:begin/end --> markers, made by build/NAME_doc
+tables="params modparams"
 
 if [ "${1:-}" = --update ]; then
-	for t in $tables; do
-		awk -v t="$(table "$t")" -v b="<!-- $t:begin -->" -v e="<!-- $t:end -->" '
-			$0 == b { print; print t; skip = 1; next }
-			$0 == e { skip = 0 }
+	for mark in $tables; do
+		table=$("$top/build/${mark}_doc")
+		awk -v t="$table" -v b="<!-- $mark:begin -->" -v e="<!-- $mark:end -->" '
+			index($0, b) { print; print t; skip = 1; next }
+			index($0, e) { skip = 0 }
 			!skip { print }' "$readme" >"$readme.tmp"
 		mv "$readme.tmp" "$readme"
+		echo "check-docs: $mark table refreshed in $readme"
 	done
-	echo "check-docs: tables refreshed in $readme"
 	exit 0
 fi
 
 bad=0
-for t in $tables; do
-	if ! grep -qxF "<!-- $t:begin -->" "$readme" ||
-		! grep -qxF "<!-- $t:end -->" "$readme"; then
-		echo "check-docs: $readme lacks the markers of the $t table"
-		bad=1
-		continue
-	fi
-	have=$(awk -v b="<!-- $t:begin -->" -v e="<!-- $t:end -->" '
-		$0 == b { on = 1; next }
-		$0 == e { on = 0 } on' "$readme")
-	want=$(table "$t")
-	if [ "$have" != "$want" ]; then
-		echo "check-docs: the $t table in $readme is stale (make docs)"
-		diff <(printf '%s\n' "$have") <(printf '%s\n' "$want") | head -20
+for mark in $tables; do
+	table=$("$top/build/${mark}_doc")
+	have=$(awk -v b="<!-- $mark:begin -->" -v e="<!-- $mark:end -->" '
+		index($0, b) { on = 1; next }
+		index($0, e) { on = 0 } on' "$readme")
+	if [ "$have" != "$table" ]; then
+		echo "check-docs: the $mark table in $readme is stale (make docs)"
+		diff <(printf '%s\n' "$have") <(printf '%s\n' "$table") | head -20
 		bad=1
 	fi
 done
 # every modparam of the table has a section of its own
-for n in $("$gen" modparams | awk -F'`' 'NR > 2 { print $2 }'); do
+for n in $("$top/build/modparams_doc" | awk -F'`' 'NR > 2 { print $2 }'); do
 	if ! grep -q "^### \`$n\`" "$readme"; then
 		echo "check-docs: $readme has no section '### \`$n\`'"
 		bad=1
