@@ -127,6 +127,14 @@ format:
 clean:
 	rm -rf $(BUILD) $(MOD)
 
+# the README's modparams table, from the module's one list of them
+$(BUILD)/modparams_doc: scripts/modparams_doc.c $(LIB) \
+		modules/ovc/ovc_modparams.h modules/ovc/ovc_modparams.def \
+		modules/ovc/ovc_rxq.h | $(BUILD)/tests
+	$(CC) $(LIB_CFLAGS) -Imodules/ovc -o $@ $< $(LIB) -lm
+docs check-docs: $(BUILD)/modparams_doc
+$(MOD_OBJ): modules/ovc/ovc_modparams.def
+
 # Testbed/campaign tools and the simulator bring their own fragments.
 -include bench/bench.mk
 -include bench/sim/sim.mk

@@ -101,4 +101,46 @@ const char *ovc_alg_name(enum ovc_alg a);
  * *out, or OVC_ENOENT. */
 int ovc_alg_from_name(const char *name, enum ovc_alg *out);
 
+/* Request mode: which classes the controller's fraction applies to. */
+enum ovc_mode
+{
+	OVC_MODE_MULTI = 0, /* initial INVITEs (rsoca: also register, other) */
+	OVC_MODE_SINGLE,	/* every request except ACK and CANCEL */
+	OVC_MODE_COUNT
+};
+
+/* Where CPU occupancy comes from. */
+enum ovc_cpu_source
+{
+	OVC_CPU_PROCS = 0, /* Kamailio's own processes (schedstat, ns) */
+	OVC_CPU_SYSTEM,	   /* machine-wide /proc/stat */
+	OVC_CPU_CGROUP,	   /* own cgroup's usage against its CPU quota */
+	OVC_CPU_SOURCE_COUNT
+};
+
+/* The user-facing names of an enumeration, indexed by its values: the one
+ * place each name is spelled, for parsing, messages and documentation. */
+struct ovc_names
+{
+	const char *const *names;
+	unsigned count;
+};
+
+extern const struct ovc_names ovc_alg_names;		/* none, bbc, occ, ... */
+extern const struct ovc_names ovc_mode_names;		/* multi, single */
+extern const struct ovc_names ovc_cpu_source_names; /* procs, system, cgroup */
+
+/* Returns the value whose name is name (exact, lower case), or -1. */
+int ovc_names_find(const struct ovc_names *n, const char *name);
+
+/* Writes the names, separated by ", " (e.g. "multi, single"), into buf
+ * (always terminated when len > 0). Returns buf. */
+char *ovc_names_join(const struct ovc_names *n, char *buf, unsigned len);
+
+/* Returns "multi", "single" or NULL. */
+const char *ovc_mode_name(enum ovc_mode m);
+
+/* Returns "procs", "system", "cgroup" or NULL. */
+const char *ovc_cpu_source_name(enum ovc_cpu_source s);
+
 #endif

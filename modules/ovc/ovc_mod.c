@@ -25,6 +25,7 @@
 #include "core/ut.h"
 
 #include "ovc_admit.h"
+#include "ovc_modparams.h"
 #include "ovc_qworker.h"
 #include "ovc_rpc.h"
 #include "ovc_rxq.h"
@@ -38,215 +39,8 @@ MODULE_VERSION
 
 /* ------------------------------------------------- module parameters */
 
-/* values collected from modparam() before mod_init; all validated when
- * set, so a bad value stops Kamailio while it parses the configuration */
-static struct ovc_params mp_params;
-static int mp_params_ready;
-static enum ovc_alg mp_alg = OVC_ALG_OCC;
-static enum ovc_mode mp_mode = OVC_MODE_MULTI;
-static enum ovc_cpu_source mp_cpu_source = OVC_CPU_PROCS;
-static double mp_cpu_capacity; /* 0: auto */
-static int mp_dry_run;
-static int mp_stats_history = 300;
-static int mp_queue_size = 800;		 /* 003 §V */
-static int mp_queue_workers = 4;
-static int mp_queue_max_wait = -1; /* ms; -1: the age limit in force */
-static int mp_queue_max_bytes;	   /* 0: an eighth of shared memory */
-
-/* rows of the per-second history: an hour, ~2.5 MB of shared memory */
-#define OVC_HISTORY_MAX 3600
-
-static struct ovc_params *params_ready(void)
-{
-	if(!mp_params_ready) {
-		ovc_params_defaults(&mp_params);
-		mp_params_ready = 1;
-	}
-	return &mp_params;
-}
-
-static int mp_set_param(modparam_t type, void *val)
-{
-	char err[256];
-
-	/* the constraints between parameters are checked once all are read
-	 * (mod_init), so that their order does not matter */
-	if(ovc_param_assign_staged(params_ready(), (char *)val, err, sizeof(err))
-			!= OVC_OK) {
-		LM_ERR("modparam \"param\": %s\n", err);
-		return -1;
-	}
-	return 0;
-}
-
-static int mp_set_algorithm(modparam_t type, void *val)
-{
-	if(ovc_alg_from_name((char *)val, &mp_alg) != OVC_OK) {
-		LM_ERR("modparam \"algorithm\": unknown '%s' (one of none, bbc, occ,"
-			   " occupancy, aro, sired, rsoca, pi)\n",
-				(char *)val);
-		return -1;
-	}
-	return 0;
-}
-
-static int mp_set_mode(modparam_t type, void *val)
-{
-	if(strcmp((char *)val, "multi") == 0)
-		mp_mode = OVC_MODE_MULTI;
-	else if(strcmp((char *)val, "single") == 0)
-		mp_mode = OVC_MODE_SINGLE;
-	else {
-		LM_ERR("modparam \"mode\": '%s' is not multi or single\n",
-				(char *)val);
-		return -1;
-	}
-	return 0;
-}
-
-static int mp_set_cpu_source(modparam_t type, void *val)
-{
-	if(strcmp((char *)val, "procs") == 0)
-		mp_cpu_source = OVC_CPU_PROCS;
-	else if(strcmp((char *)val, "system") == 0)
-		mp_cpu_source = OVC_CPU_SYSTEM;
-	else if(strcmp((char *)val, "cgroup") == 0)
-		mp_cpu_source = OVC_CPU_CGROUP;
-	else {
-		LM_ERR("modparam \"cpu_source\": '%s' is not procs, system or"
-			   " cgroup\n",
-				(char *)val);
-		return -1;
-	}
-	return 0;
-}
-
-static int mp_set_cpu_capacity(modparam_t type, void *val)
-{
-	char *s = (char *)val, *end;
-	double v;
-
-	if(strcmp(s, "auto") == 0) {
-		mp_cpu_capacity = 0;
-		return 0;
-	}
-	v = strtod(s, &end);
-	if(end == s || *end != '\0' || !(v > 0 && v <= 4096)) {
-		LM_ERR("modparam \"cpu_capacity\": '%s' is not \"auto\" or a number"
-			   " of CPUs in (0, 4096]\n",
-				s);
-		return -1;
-	}
-	mp_cpu_capacity = v;
-	return 0;
-}
-
-/* Checks an integer modparam against [min, max]. */
-static int int_in_range(const char *name, void *val, int min, int max,
-		int *out)
-{
-	int v = (int)(long)val;
-
-	if(v < min || v > max) {
-		LM_ERR("modparam \"%s\": %d is out of range [%d, %d]\n", name, v, min,
-				max);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
-static int mp_set_reject_code(modparam_t type, void *val)
-{
-	return int_in_range("reject_code", val, 400, 699, &ovc_reply.code);
-}
-
-static int mp_set_retry_after(modparam_t type, void *val)
-{
-	return int_in_range(
-			"retry_after", val, 0, 86400, &ovc_reply.retry_after);
-}
-
-static int mp_set_dry_run(modparam_t type, void *val)
-{
-	return int_in_range("dry_run", val, 0, 1, &mp_dry_run);
-}
-
-static int mp_set_fast_path(modparam_t type, void *val)
-{
-	return int_in_range("fast_path", val, 0, 1, &ovc_fast_path);
-}
-
-static int mp_set_stats_history(modparam_t type, void *val)
-{
-	return int_in_range("stats_history", val, 10, OVC_HISTORY_MAX,
-			&mp_stats_history);
-}
-
-static int mp_set_queue_size(modparam_t type, void *val)
-{
-	return int_in_range("queue_size", val, 0, 1 << 20, &mp_queue_size);
-}
-
-static int mp_set_queue_workers(modparam_t type, void *val)
-{
-	return int_in_range("queue_workers", val, 0, 64, &mp_queue_workers);
-}
-
-static int mp_set_queue_max_wait(modparam_t type, void *val)
-{
-	return int_in_range(
-			"queue_max_wait", val, -1, 60000, &mp_queue_max_wait);
-}
-
-/* receive buffers, in messages of OVC_RXQ_MSG_BYTES kernel bytes each */
-static int mp_set_queue_max_bytes(modparam_t type, void *val)
-{
-	return int_in_range(
-			"queue_max_bytes", val, 0, INT_MAX, &mp_queue_max_bytes);
-}
-
-static int mp_set_rcvbuf_udp(modparam_t type, void *val)
-{
-	return int_in_range(
-			"rcvbuf_udp", val, -1, OVC_RCVBUF_MAX, &ovc_rcvbuf_udp);
-}
-
-static int mp_set_rcvbuf_tcp(modparam_t type, void *val)
-{
-	return int_in_range(
-			"rcvbuf_tcp", val, 0, OVC_RCVBUF_MAX, &ovc_rcvbuf_tcp);
-}
-
-static int mp_set_reject_reason(modparam_t type, void *val)
-{
-	char *s = (char *)val;
-	size_t i, n = strlen(s);
-
-	if(n == 0 || n > 128) {
-		LM_ERR("modparam \"reject_reason\": length must be 1..128\n");
-		return -1;
-	}
-	for(i = 0; i < n; i++) {
-		if(s[i] == '\r' || s[i] == '\n') {
-			LM_ERR("modparam \"reject_reason\": no CR/LF allowed\n");
-			return -1;
-		}
-	}
-	ovc_reply.reason.s = s;
-	ovc_reply.reason.len = (int)n;
-	return 0;
-}
-
-static int mp_set_emergency(modparam_t type, void *val)
-{
-	return ovc_rsoca_set_emergency((char *)val);
-}
-
-static int mp_set_emergency_priority(modparam_t type, void *val)
-{
-	return ovc_rsoca_set_emergency_priority((int)(long)val);
-}
+/* every plain modparam, its setter and default: ovc_modparams.def */
+extern param_export_t ovc_param_exports[];
 
 /* ------------------------------------------------------- script API */
 
@@ -460,21 +254,22 @@ static int mod_init(void)
 {
 	char err[256];
 
-	if(ovc_params_validate(params_ready(), err, sizeof(err)) != OVC_OK) {
+	if(ovc_params_validate(ovc_mp_params(), err, sizeof(err)) != OVC_OK) {
 		LM_ERR("modparam \"param\": %s\n", err);
 		return -1;
 	}
 	if(ovc_admit_init() < 0)
 		return -1;
-	if(ovc_sampler_init(mp_cpu_source, &mp_cpu_capacity) < 0)
+	if(ovc_sampler_init(ovc_mp.cpu_source, &ovc_mp.cpu_capacity) < 0)
 		return -1;
-	if(ovc_shm_init(params_ready(), mp_alg, mp_mode, mp_dry_run,
-			   mp_cpu_source, mp_cpu_capacity, (unsigned)mp_stats_history)
+	if(ovc_shm_init(ovc_mp_params(), ovc_mp.alg, ovc_mp.mode, ovc_mp.dry_run,
+			   ovc_mp.cpu_source, ovc_mp.cpu_capacity,
+			   (unsigned)ovc_mp.stats_history)
 			< 0) {
 		LM_ERR("cannot initialise ovc's shared state\n");
 		return -1;
 	}
-	if(ovc_rs_init(params_ready()) < 0)
+	if(ovc_rs_init(ovc_mp_params()) < 0)
 		goto error;
 	if(register_stats() < 0) {
 		LM_ERR("cannot register the ovc statistics\n");
@@ -494,21 +289,22 @@ static int mod_init(void)
 	} else {
 		ovc_rxq_hooked = 1;
 	}
-	if(ovc_queue_init((unsigned)mp_queue_size, (unsigned)mp_queue_workers,
-			   mp_queue_max_wait, (uint64_t)mp_queue_max_bytes)
+	if(ovc_queue_init((unsigned)ovc_mp.queue_size,
+			   (unsigned)ovc_mp.queue_workers, ovc_mp.queue_max_wait,
+			   (uint64_t)ovc_mp.queue_max_bytes)
 			< 0)
 		goto error;
-	if(ovc_tmreap_init(params_ready()->memctl.source) < 0)
+	if(ovc_tmreap_init(ovc_mp_params()->memctl.source) < 0)
 		goto error;
 	/* the ticker, the queue workers and the reaper */
 	register_procs(
-			1 + (ovc_q ? mp_queue_workers : 0) + ovc_tmreap_procs());
+			1 + (ovc_q ? ovc_mp.queue_workers : 0) + ovc_tmreap_procs());
 	cfg_register_child(
-			1 + (ovc_q ? mp_queue_workers : 0) + ovc_tmreap_procs());
+			1 + (ovc_q ? ovc_mp.queue_workers : 0) + ovc_tmreap_procs());
 	LM_INFO("ovc: algorithm=%s mode=%s dry_run=%d fast_path=%d queue=%u"
 			" workers=%d reject=%d %.*s\n",
-			ovc_alg_name(mp_alg), ovc_mode_name(mp_mode), mp_dry_run,
-			ovc_fast_path, ovc_queue_cap(), ovc_q ? mp_queue_workers : 0,
+			ovc_alg_name(ovc_mp.alg), ovc_mode_name(ovc_mp.mode),
+			ovc_mp.dry_run,			ovc_fast_path, ovc_queue_cap(), ovc_q ? ovc_mp.queue_workers : 0,
 			ovc_reply.code, ovc_reply.reason.len, ovc_reply.reason.s);
 	return 0;
 
@@ -536,7 +332,7 @@ static int child_init(int rank)
 		ovc_ticker_run();
 		exit(0); /* not reached */
 	}
-	for(i = 0; ovc_q != NULL && i < mp_queue_workers; i++) {
+	for(i = 0; ovc_q != NULL && i < ovc_mp.queue_workers; i++) {
 		/* a rank like the core's async workers: every module's child_init
 		 * runs, so tm and friends work in request_route there */
 		pid = fork_process(PROC_RPC, "ovc queue worker", 1);
@@ -571,38 +367,6 @@ static cmd_export_t cmds[] = {
 	{0, 0, 0, 0, 0, 0}
 };
 
-static param_export_t params[] = {
-	{"param",          PARAM_STRING | USE_FUNC_PARAM, (void *)mp_set_param},
-	{"algorithm",      PARAM_STRING | USE_FUNC_PARAM, (void *)mp_set_algorithm},
-	{"mode",           PARAM_STRING | USE_FUNC_PARAM, (void *)mp_set_mode},
-	{"cpu_source",     PARAM_STRING | USE_FUNC_PARAM,
-		(void *)mp_set_cpu_source},
-	{"cpu_capacity",   PARAM_STRING | USE_FUNC_PARAM,
-		(void *)mp_set_cpu_capacity},
-	{"reject_code",    PARAM_INT | USE_FUNC_PARAM, (void *)mp_set_reject_code},
-	{"reject_reason",  PARAM_STRING | USE_FUNC_PARAM,
-		(void *)mp_set_reject_reason},
-	{"retry_after",    PARAM_INT | USE_FUNC_PARAM, (void *)mp_set_retry_after},
-	{"dry_run",        PARAM_INT | USE_FUNC_PARAM, (void *)mp_set_dry_run},
-	{"fast_path",      PARAM_INT | USE_FUNC_PARAM, (void *)mp_set_fast_path},
-	{"stats_history",  PARAM_INT | USE_FUNC_PARAM,
-		(void *)mp_set_stats_history},
-	{"queue_size",     PARAM_INT | USE_FUNC_PARAM, (void *)mp_set_queue_size},
-	{"queue_workers",  PARAM_INT | USE_FUNC_PARAM,
-		(void *)mp_set_queue_workers},
-	{"queue_max_wait", PARAM_INT | USE_FUNC_PARAM,
-		(void *)mp_set_queue_max_wait},
-	{"queue_max_bytes", PARAM_INT | USE_FUNC_PARAM,
-		(void *)mp_set_queue_max_bytes},
-	{"rcvbuf_udp",     PARAM_INT | USE_FUNC_PARAM, (void *)mp_set_rcvbuf_udp},
-	{"rcvbuf_tcp",     PARAM_INT | USE_FUNC_PARAM, (void *)mp_set_rcvbuf_tcp},
-	{"emergency",      PARAM_STRING | USE_FUNC_PARAM,
-		(void *)mp_set_emergency},
-	{"emergency_priority", PARAM_INT | USE_FUNC_PARAM,
-		(void *)mp_set_emergency_priority},
-	{0, 0, 0}
-};
-
 static pv_export_t mod_pvs[] = {
 	{{"ovc", sizeof("ovc") - 1}, PVT_OTHER, pv_get_ovc, 0, pv_parse_ovc_name,
 		0, 0, 0},
@@ -613,7 +377,7 @@ struct module_exports exports = {
 	"ovc",           /* module name */
 	DEFAULT_DLFLAGS, /* dlopen flags */
 	cmds,            /* exported functions */
-	params,          /* exported parameters */
+	ovc_param_exports, /* exported parameters */
 	ovc_rpc_cmds,    /* RPC methods */
 	mod_pvs,         /* pseudo-variables */
 	0,               /* response handling function */
@@ -639,6 +403,9 @@ static sr_kemi_t sr_kemi_ovc_exports[] = {
 
 int mod_register(char *path, int *dlflags, void *p1, void *p2)
 {
+	/* before the configuration's modparams */
+	if(ovc_mp_defaults() < 0)
+		return -1;
 	sr_kemi_modules_add(sr_kemi_ovc_exports);
 	return 0;
 }

@@ -526,6 +526,8 @@ static const char *ovc_rpc_set_doc[2] = {
 
 static int set_plain(rpc_t *rpc, void *ctx, const char *name, const char *val)
 {
+	char names[128];
+
 	if(strcmp(name, "algorithm") == 0) {
 		enum ovc_alg alg;
 		struct ovc_params p;
@@ -533,10 +535,8 @@ static int set_plain(rpc_t *rpc, void *ctx, const char *name, const char *val)
 		int rc;
 
 		if(ovc_alg_from_name(val, &alg) != OVC_OK) {
-			rpc->fault(ctx, 400,
-					"algorithm: unknown '%s' (none, bbc, occ, occupancy, aro,"
-					" sired, rsoca, pi)",
-					val);
+			rpc->fault(ctx, 400, "algorithm: unknown '%s' (%s)", val,
+					ovc_names_join(&ovc_alg_names, names, sizeof(names)));
 			return 1;
 		}
 		trial = pkg_malloc(ovc_ctl_size());
@@ -561,12 +561,11 @@ static int set_plain(rpc_t *rpc, void *ctx, const char *name, const char *val)
 		return 1;
 	}
 	if(strcmp(name, "mode") == 0) {
-		int m = strcmp(val, "multi") == 0	   ? OVC_MODE_MULTI
-				: strcmp(val, "single") == 0 ? OVC_MODE_SINGLE
-											 : -1;
+		int m = ovc_names_find(&ovc_mode_names, val);
 
 		if(m < 0) {
-			rpc->fault(ctx, 400, "mode: '%s' is not multi or single", val);
+			rpc->fault(ctx, 400, "mode: unknown '%s' (%s)", val,
+					ovc_names_join(&ovc_mode_names, names, sizeof(names)));
 			return 1;
 		}
 		LM_NOTICE("ovc.set mode: %s -> %s\n",

@@ -366,6 +366,8 @@ int ovc_sampler_cpu_ns(uint64_t *busy_ns)
 			return cpu_system(busy_ns);
 		case OVC_CPU_CGROUP:
 			return cpu_cgroup(busy_ns);
+		case OVC_CPU_SOURCE_COUNT:
+			break;
 	}
 	return -1;
 }

@@ -184,24 +184,6 @@ void ovc_counts_reset(void)
 	lock_release(&ovc->lock);
 }
 
-const char *ovc_mode_name(enum ovc_mode m)
-{
-	return m == OVC_MODE_SINGLE ? "single" : "multi";
-}
-
-const char *ovc_cpu_source_name(enum ovc_cpu_source s)
-{
-	switch(s) {
-		case OVC_CPU_PROCS:
-			return "procs";
-		case OVC_CPU_SYSTEM:
-			return "system";
-		case OVC_CPU_CGROUP:
-			return "cgroup";
-	}
-	return "?";
-}
-
 const char *ovc_verdict_name(enum ovc_verdict v)
 {
 	static const char *names[OVC_V_COUNT] = {"offered", "admitted",

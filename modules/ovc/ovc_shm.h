@@ -52,20 +52,7 @@ enum ovc_event
 	OVC_E_COUNT
 };
 
-/* Request mode: which classes the controller's fraction applies to. */
-enum ovc_mode
-{
-	OVC_MODE_MULTI = 0, /* initial INVITEs (rsoca: also register, other) */
-	OVC_MODE_SINGLE,	/* every request except ACK and CANCEL */
-};
-
-/* Where CPU occupancy comes from. */
-enum ovc_cpu_source
-{
-	OVC_CPU_PROCS = 0, /* Kamailio's own processes (schedstat, ns) */
-	OVC_CPU_SYSTEM,	   /* machine-wide /proc/stat */
-	OVC_CPU_CGROUP,	   /* own cgroup's usage against its CPU quota */
-};
+/* enum ovc_mode and enum ovc_cpu_source: ovc/types.h */
 
 /* One block of counters: [class][verdict]. */
 struct ovc_counts
@@ -260,8 +247,6 @@ static inline const struct ovc_alg_traits *ovc_traits_now(void)
 void ovc_counts_reset(void);
 
 /* Names for logs, RPC and docs. */
-const char *ovc_mode_name(enum ovc_mode m);
-const char *ovc_cpu_source_name(enum ovc_cpu_source s);
 const char *ovc_verdict_name(enum ovc_verdict v);
 
 #endif

@@ -13,8 +13,11 @@ cfg_with() {
 # (at the modparam, or in ovc's mod_init for the constraints between
 # parameters, which kamailio -c does not run) and print PATTERN. Bounded:
 # a kamailio that would start is stopped after 10 s (and fails the test).
+tried=" "
 expect_bad() {
 	local line=$1 pat=$2 out rc
+	[[ $line =~ ^modparam\(\"ovc\",\ \"([a-z_]+)\" ]] &&
+		tried+="${BASH_REMATCH[1]} "
 	cfg_with "$line"
 	set +e
 	out=$(timeout 10 kamailio -f "$T_DIR/t.cfg" -DD -E -Y "$T_DIR" \
@@ -78,8 +81,8 @@ expect_bad 'modparam("ovc", "param", "rsoca.reap_b=1.5")' \
 	'"param": rsoca.ben \(1.7\) must be less than rsoca.reap_b \(1.5\)'
 expect_bad 'modparam("ovc", "algorithm", "fastest")' \
 	'"algorithm": unknown .fastest.'
-expect_bad 'modparam("ovc", "mode", "both")' '"mode": .both. is not multi or single'
-expect_bad 'modparam("ovc", "cpu_source", "gpu")' '"cpu_source": .gpu.'
+expect_bad 'modparam("ovc", "mode", "both")' \
+	'"mode": unknown .both. \(one of multi, single\)'
 expect_bad 'modparam("ovc", "cpu_capacity", "-2")' '"cpu_capacity": .-2.'
 expect_bad 'modparam("ovc", "reject_code", 99)' \
 	'"reject_code": 99 is out of range \[400, 699\]'
@@ -115,6 +118,42 @@ expect_bad 'modparam("ovc", "param", "rsoca.reject_code=501")' \
 	'"param": rsoca.reject_code: 501 is not 500 or 503'
 expect_bad 'modparam("ovc", "param", "rsoca.tretry=-1")' \
 	'"param": rsoca.tretry: -1 is outside \[0, 86400\]'
+expect_bad 'modparam("ovc", "cpu_capacity", "4097")' \
+	'"cpu_capacity": .4097. is not "auto" or a number of CPUs in \(0, 4096\]'
+expect_bad 'modparam("ovc", "cpu_source", "gpu")' \
+	'"cpu_source": unknown .gpu. \(one of procs, system, cgroup\)'
+expect_bad 'modparam("ovc", "algorithm", "OCC")' \
+	'"algorithm": unknown .OCC. \(one of none, bbc, occ, occupancy, aro, sired, rsoca, pi\)'
+expect_bad 'modparam("ovc", "reject_code", 700)' \
+	'"reject_code": 700 is out of range \[400, 699\]'
+expect_bad 'modparam("ovc", "reject_reason", "")' \
+	'"reject_reason": length must be 1..128'
+expect_bad 'modparam("ovc", "reject_reason", "Busy\\r\\nX-Injected: 1")' \
+	'"reject_reason": no CR/LF allowed'
+expect_bad 'modparam("ovc", "retry_after", 86401)' \
+	'"retry_after": 86401 is out of range \[0, 86400\]'
+expect_bad 'modparam("ovc", "fast_path", 2)' \
+	'"fast_path": 2 is out of range \[0, 1\]'
+expect_bad 'modparam("ovc", "queue_workers", -1)' \
+	'"queue_workers": -1 is out of range \[0, 64\]'
+expect_bad 'modparam("ovc", "queue_max_wait", -2)' \
+	'"queue_max_wait": -2 is out of range \[-1, 60000\]'
+expect_bad 'modparam("ovc", "rcvbuf_udp", 100001)' \
+	'"rcvbuf_udp": 100001 is out of range \[-1, 100000\]'
+expect_bad 'modparam("ovc", "rcvbuf_tcp", -1)' \
+	'"rcvbuf_tcp": -1 is out of range \[0, 100000\]'
+expect_bad 'modparam("ovc", "emergency_priority", -1)' \
+	'"emergency_priority": -1 is out of range \[0, 1\]'
+
+# every modparam of the module's table had at least one bad value
+for n in $(grep -oE '^OVC_MP_(INT|ENUM|STR)\([a-z_]+' \
+	"$TOP/modules/ovc/ovc_modparams.def" | cut -d'(' -f2); do
+	case "$tried" in
+	*" $n "*) ;;
+	*) fail "modparam $n: no bad value tried" ;;
+	esac
+done
+ok "every modparam of ovc_modparams.def had a bad value tried"
 
 # transactions as R-SOCA's memory source need tm: without it (a cfg that
 # loads no tm) the server must not start
