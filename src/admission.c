@@ -67,6 +67,29 @@ static int own_ack(const struct ovc_adm_state *st, const struct ovc_adm_req *r)
 		   && ovc_sip_is_own_totag(st->secret, r->buf, sc);
 }
 
+/* A CANCEL (RFC 3261 9.2) of an INVITE that waits in the in-core queue
+ * (its identity is the INVITE's: Call-ID, From tag, CSeq number): the
+ * INVITE is remembered CANCELLED, which its dequeue and its
+ * retransmissions find. Returns 1 (v set) or 0 (not such a CANCEL). */
+static int cancel_queued(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_req *r,
+		struct ovc_adm_verdict *v)
+{
+	int prev;
+
+	if(r->m != OVC_M_CANCEL || r->sc == NULL || !cfg->queue_on)
+		return 0;
+	v->key = ovc_sip_request_key(st->secret, r->buf, r->sc);
+	prev = ovc_rejmem_get(st->mem, v->key, cfg->now_s, OVC_ADM_MEMORY_S);
+	if(prev != OVC_REJMEM_QUEUED && prev != OVC_REJMEM_CANCELLED) {
+		v->key = 0;
+		return 0;
+	}
+	remember(st, cfg, v, OVC_REJMEM_CANCELLED);
+	verdict(v, OVC_ADM_CANCEL, 0);
+	return 1;
+}
+
 /* R-SOCA's in-dialog limit (004 §III-B): excess over D_en dropped,
  * re-INVITE excess rejected. */
 static void dialog_limit(const struct ovc_adm_state *st,
@@ -107,6 +130,11 @@ static int remembered(const struct ovc_adm_state *st,
 	}
 	if(prev == OVC_REJMEM_QUEUED) {
 		verdict(v, OVC_ADM_DROP, OVC_ADMF_ABSORBED);
+		return 1;
+	}
+	if(prev == OVC_REJMEM_CANCELLED) {
+		/* its caller gave up: 487 again, never routed */
+		verdict(v, OVC_ADM_REJECT, OVC_ADMF_CANCELLED);
 		return 1;
 	}
 	if(prev == OVC_REJMEM_ADMITTED) {
@@ -164,6 +192,8 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 		verdict(v, OVC_ADM_DROP, OVC_ADMF_OWN_ACK);
 		return;
 	}
+	if(cancel_queued(st, cfg, r, v))
+		return;
 	if(cfg->t->dialog_limits && r->c == OVC_CLASS_INDIALOG && !ack_cancel) {
 		dialog_limit(st, cfg, src, r, v);
 		return;
@@ -225,7 +255,9 @@ void ovc_adm_unqueued(const struct ovc_adm_state *st,
 void ovc_adm_replied(const struct ovc_adm_state *st,
 		const struct ovc_adm_cfg *cfg, const struct ovc_adm_verdict *v)
 {
-	remember(st, cfg, v, OVC_REJMEM_REJECTED);
+	remember(st, cfg, v,
+			v->flags & OVC_ADMF_CANCELLED ? OVC_REJMEM_CANCELLED
+										 : OVC_REJMEM_REJECTED);
 }
 
 void ovc_adm_dequeue(const struct ovc_adm_state *st,
@@ -238,6 +270,12 @@ void ovc_adm_dequeue(const struct ovc_adm_state *st,
 	memset(v, 0, sizeof(*v));
 	v->c = OVC_CLASS_INVITE;
 	v->key = key;
+	if(key != 0
+			&& ovc_rejmem_get(st->mem, key, cfg->now_s, OVC_ADM_MEMORY_S)
+					   == OVC_REJMEM_CANCELLED) {
+		verdict(v, OVC_ADM_REJECT, OVC_ADMF_CANCELLED);
+		return;
+	}
 	if(max_wait_ns > 0 && waited_ns > max_wait_ns) {
 		no = 1;
 		v->flags |= OVC_ADMF_EXPIRED;

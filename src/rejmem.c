@@ -69,7 +69,8 @@ void ovc_rejmem_put(
 			oldest_age = age;
 		}
 	}
-	if(decision != OVC_REJMEM_ADMITTED && decision != OVC_REJMEM_QUEUED)
+	if(decision != OVC_REJMEM_ADMITTED && decision != OVC_REJMEM_QUEUED
+			&& decision != OVC_REJMEM_CANCELLED)
 		decision = OVC_REJMEM_REJECTED;
 	v = tag << TAG_SHIFT | (uint64_t)(now_s & SEC_MASK) << 2
 		| (uint64_t)decision;

@@ -5,6 +5,7 @@
  * datagram's arrival, the script's ovc_admit(), the queue's output):
  *
  *   the ACK to one of ovc's own rejects -> absorbed
+ *   CANCEL of an INVITE in the queue    -> 200 to it, 487 to the INVITE
  *   in-dialog DoS limit (R-SOCA)        -> pass, reject or drop
  *   decision memory (retransmissions)   -> the original's decision
  *   age in the receive queue            -> reject what waited too long
@@ -103,6 +104,9 @@ enum ovc_adm_act
 	OVC_ADM_REJECT,	   /* answer it with the reject reply
 						  (ovc_adm_replied() once sent) */
 	OVC_ADM_DROP,	   /* consume it without a reply */
+	OVC_ADM_CANCEL,	   /* a CANCEL of an INVITE that waits in the in-core
+						  queue: answer it 200; the INVITE is answered
+						  487 when it leaves the queue (RFC 3261 9.2) */
 };
 
 /* Why, beside the act (bits of ovc_adm_verdict.flags). */
@@ -117,6 +121,9 @@ enum ovc_adm_act
 #define OVC_ADMF_QUEUE_FULL 0x40u /* not queued: no room */
 #define OVC_ADMF_EXPIRED 0x80u	  /* dequeued: waited past the queue's
 									 max wait */
+#define OVC_ADMF_CANCELLED 0x100u /* rejected: an INVITE its caller
+									 CANCELled while it was queued; the
+									 reply is 487 Request Terminated */
 
 /* The verdict. */
 struct ovc_adm_verdict
@@ -151,7 +158,8 @@ void ovc_adm_unqueued(const struct ovc_adm_state *st,
 		struct ovc_adm_verdict *v);
 
 /* The reject reply for verdict v was sent (or handed to the reply path):
- * its retransmissions get the same answer. */
+ * its retransmissions get the same answer (503, or 487 when
+ * OVC_ADMF_CANCELLED). */
 void ovc_adm_replied(const struct ovc_adm_state *st,
 		const struct ovc_adm_cfg *cfg, const struct ovc_adm_verdict *v);
 
@@ -159,8 +167,10 @@ void ovc_adm_replied(const struct ovc_adm_state *st,
  * identity, 0: none) that waited waited_ns in the queue: refused when it
  * waited past max_wait_ns (> 0; OVC_ADMF_EXPIRED) or, for an algorithm
  * that paces the queue, when the acceptor refuses it; an emergency call
- * is never refused. v is OVC_ADM_ADMIT (remembered admitted; WOULD in a
- * dry run that would have refused it) or OVC_ADM_REJECT. */
+ * is never refused. One its caller CANCELled while it waited is rejected
+ * with OVC_ADMF_CANCELLED (487), dry run or not. v is OVC_ADM_ADMIT
+ * (remembered admitted; WOULD in a dry run that would have refused it)
+ * or OVC_ADM_REJECT. */
 void ovc_adm_dequeue(const struct ovc_adm_state *st,
 		const struct ovc_adm_cfg *cfg, const struct ovc_adm_req *r,
 		uint64_t key, int64_t waited_ns, int64_t max_wait_ns,

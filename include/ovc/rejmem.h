@@ -35,6 +35,7 @@ enum ovc_rejmem_decision
 	OVC_REJMEM_ADMITTED = 0, /* routed (its transaction handles repeats) */
 	OVC_REJMEM_REJECTED = 1, /* answered with the reject reply */
 	OVC_REJMEM_QUEUED = 2,	 /* waiting in the in-core INVITE queue */
+	OVC_REJMEM_CANCELLED = 3, /* CANCELled while it waited there */
 };
 
 /* Empties the table. Not concurrent with other calls. */

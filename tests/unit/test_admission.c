@@ -450,6 +450,43 @@ START_TEST(test_dequeue)
 }
 END_TEST
 
+/* RFC 3261 9.2: a CANCEL of a queued INVITE is answered (200), the INVITE
+ * 487 when it leaves the queue, and so are their retransmissions. */
+START_TEST(test_cancel_queued)
+{
+	struct ovc_adm_verdict v;
+	struct ovc_sip_scan sc;
+	struct ovc_adm_req r;
+
+	cfg.t = ovc_alg_traits(OVC_ALG_BBC);
+	cfg.queue_on = 1;
+	/* a CANCEL of nothing queued: routed (tm's) */
+	ck_assert_int_eq(decide(cancel, &v), OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.key, 0);
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_QUEUE);
+	ovc_adm_queueing(&st, &cfg, &v);
+	ck_assert_int_eq(decide(cancel, &v), OVC_ADM_CANCEL);
+	ck_assert_uint_ne(v.key, 0);
+	ck_assert_int_eq(decide(cancel, &v), OVC_ADM_CANCEL); /* retrans */
+	/* the INVITE's retransmission: 487 again, never queued */
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_REJECT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_CANCELLED);
+	ovc_adm_replied(&st, &cfg, &v);
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_REJECT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_CANCELLED);
+	/* at the queue's output: 487, even in a dry run, even admitted */
+	cfg.dry_run = 1;
+	req(invite, &r, &sc);
+	ovc_adm_dequeue(&st, &cfg, &r, v.key, 0, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_REJECT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_CANCELLED);
+	/* another call's CANCEL is tm's */
+	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_QUEUE);
+	cfg.queue_on = 0;
+	ck_assert_int_eq(decide(cancel, &v), OVC_ADM_ADMIT);
+}
+END_TEST
+
 /* A request the scanner did not understand: decided, never remembered. */
 START_TEST(test_unscanned)
 {
@@ -490,6 +527,7 @@ Suite *make_suite_admission(void)
 	tcase_add_test(tc, test_paced_queue);
 	tcase_add_test(tc, test_dequeue);
 	tcase_add_test(tc, test_unscanned);
+	tcase_add_test(tc, test_cancel_queued);
 	suite_add_tcase(s, tc);
 	return s;
 }
