@@ -29,8 +29,8 @@ struct col
 
 /* an element column's member has its kind's type */
 #define OVC_COL_FIELD(name, kind, unit, doc)
-#define OVC_COL_ELEM(name, kind, member, unit, doc)                      \
-	_Static_assert(__builtin_types_compatible_p(                         \
+#define OVC_COL_ELEM(name, kind, member, unit, doc)                   \
+	_Static_assert(__builtin_types_compatible_p(                      \
 						   __typeof__(((struct ovc_row *)0)->member), \
 						   OVC_COL_T_##kind),                         \
 			#name);

@@ -14,12 +14,12 @@
 /* Verdict columns counted per class. */
 enum ovc_verdict
 {
-	OVC_V_OFFERED = 0, /* entered ovc_admit() */
-	OVC_V_ADMITTED,	   /* continue routing */
-	OVC_V_REJECTED,	   /* refused, reply sent (or -1 returned for noreply) */
-	OVC_V_DROPPED,	   /* refused without reply (DoS drop) */
-	OVC_V_QUEUED,	   /* put in the INVITE queue */
-	OVC_V_DEQUEUED,	   /* taken out of the INVITE queue */
+	OVC_V_OFFERED = 0,	/* entered ovc_admit() */
+	OVC_V_ADMITTED,		/* continue routing */
+	OVC_V_REJECTED,		/* refused, reply sent (or -1 returned for noreply) */
+	OVC_V_DROPPED,		/* refused without reply (DoS drop) */
+	OVC_V_QUEUED,		/* put in the INVITE queue */
+	OVC_V_DEQUEUED,		/* taken out of the INVITE queue */
 	OVC_V_WOULD_REJECT, /* dry run: would have been rejected, was admitted */
 	OVC_V_COUNT
 };

@@ -27,8 +27,8 @@ static void gold_line(const char *path, int no, char *buf, int size)
 	FILE *f = fopen(path, "r");
 	int i;
 
-	ck_assert_msg(f != NULL, "cannot open %s (run from the top directory)",
-			path);
+	ck_assert_msg(
+			f != NULL, "cannot open %s (run from the top directory)", path);
 	for(i = 0; i <= no; i++)
 		ck_assert_ptr_nonnull(fgets(buf, size, f));
 	fclose(f);
@@ -46,8 +46,7 @@ static void fill(struct ovc_row *r, int seed)
 
 #define U() \
 	(seed == 2 ? 18446744073709551615ULL - k++ : seed * 1000003ULL * k++)
-#define D() \
-	(d += seed * 0.987654321, seed == 2 ? d * 1e7 + 0.05 : d + 0.00005)
+#define D() (d += seed * 0.987654321, seed == 2 ? d * 1e7 + 0.05 : d + 0.00005)
 	memset(r, 0, sizeof(*r));
 	if(seed == 0)
 		return;
