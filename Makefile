@@ -108,10 +108,15 @@ check-asan: $(UNIT_SAN)
 $(BUILD)/params_doc: scripts/params_doc.c $(LIB) | $(BUILD)/tests
 	$(CC) $(LIB_CFLAGS) -o $@ $< $(LIB) -lm
 
-docs: $(BUILD)/params_doc
+$(BUILD)/csv_doc: scripts/csv_doc.c modules/ovc/ovc_csv.c $(UNIT_DEPS) \
+		$(LIB) | $(BUILD)/tests
+	$(CC) $(LIB_CFLAGS) -Imodules/ovc -o $@ $< modules/ovc/ovc_csv.c \
+		$(LIB) -lm
+
+docs: $(BUILD)/params_doc $(BUILD)/csv_doc
 	./scripts/check-docs.sh --update
 
-check-docs: $(BUILD)/params_doc
+check-docs: $(BUILD)/params_doc $(BUILD)/csv_doc
 	./scripts/check-docs.sh
 
 check-integration: all

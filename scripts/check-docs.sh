@@ -2,33 +2,42 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # check-docs.sh [--update]: the module README must carry the parameter
 # registry table exactly as the library defines it (between the markers
-# <!-- params:begin --> and <!-- params:end -->), and must document every
+# <!-- params:begin --> and <!-- params:end -->) and the per-second CSV
+# columns exactly as modules/ovc/ovc_columns.def lists them (between
+# <!-- csv:begin --> and <!-- csv:end -->), and must document every
 # modparam, script function, pseudo-variable key, RPC and statistic that the
-# module exports. --update rewrites the table in place.
+# module exports. --update rewrites the tables in place.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 readme="$top/modules/ovc/README.md"
-gen="$top/build/params_doc"
-table=$("$gen")
+# each table: <!-- NAME:begin/end --> markers, made by build/NAME_doc
+tables="params csv"
 
 if [ "${1:-}" = --update ]; then
-	awk -v t="$table" '
-		/<!-- params:begin -->/ { print; print t; skip = 1; next }
-		/<!-- params:end -->/ { skip = 0 }
-		!skip { print }' "$readme" >"$readme.tmp"
-	mv "$readme.tmp" "$readme"
-	echo "check-docs: parameter table refreshed in $readme"
+	for mark in $tables; do
+		table=$("$top/build/${mark}_doc")
+		awk -v t="$table" -v b="<!-- $mark:begin -->" -v e="<!-- $mark:end -->" '
+			index($0, b) { print; print t; skip = 1; next }
+			index($0, e) { skip = 0 }
+			!skip { print }' "$readme" >"$readme.tmp"
+		mv "$readme.tmp" "$readme"
+		echo "check-docs: $mark table refreshed in $readme"
+	done
 	exit 0
 fi
 
 bad=0
-have=$(awk '/<!-- params:begin -->/ { on = 1; next }
-	/<!-- params:end -->/ { on = 0 } on' "$readme")
-if [ "$have" != "$table" ]; then
-	echo "check-docs: the parameter table in $readme is stale (make docs)"
-	diff <(printf '%s\n' "$have") <(printf '%s\n' "$table") | head -20
-	bad=1
-fi
+for mark in $tables; do
+	table=$("$top/build/${mark}_doc")
+	have=$(awk -v b="<!-- $mark:begin -->" -v e="<!-- $mark:end -->" '
+		index($0, b) { on = 1; next }
+		index($0, e) { on = 0 } on' "$readme")
+	if [ "$have" != "$table" ]; then
+		echo "check-docs: the $mark table in $readme is stale (make docs)"
+		diff <(printf '%s\n' "$have") <(printf '%s\n' "$table") | head -20
+		bad=1
+	fi
+done
 src="$top/modules/ovc"
 # modparams and functions from the export tables, RPCs from ovc_rpc.c
 names=$(sed -n '/^static param_export_t params/,/^};/p' "$src/ovc_mod.c" |

@@ -20,6 +20,15 @@ enum col_kind
 	K_F4
 };
 
+/* printf format of each kind (the values and the docs) */
+#define FMT_TIME "%lld"
+#define FMT_ALG "%s"
+#define FMT_U64 "%llu"
+#define FMT_INT "%d"
+#define FMT_F0 "%.0f"
+#define FMT_F1 "%.1f"
+#define FMT_F4 "%.4f"
+
 struct col
 {
 	struct ovc_csv_col pub;
@@ -38,9 +47,10 @@ struct col
 
 static const struct col cols[] = {
 #define OVC_COL_FIELD(name, kind, unit, doc) \
-	{{#name, unit, doc}, K_##kind, offsetof(struct ovc_row, name)},
+	{{#name, FMT_##kind, unit, doc}, K_##kind, offsetof(struct ovc_row, name)},
 #define OVC_COL_ELEM(name, kind, member, unit, doc) \
-	{{#name, unit, doc}, K_##kind, offsetof(struct ovc_row, member)},
+	{{#name, FMT_##kind, unit, doc}, K_##kind,      \
+			offsetof(struct ovc_row, member)},
 #include "ovc_columns.def"
 };
 
@@ -64,22 +74,22 @@ static int put_value(const struct col *c, const struct ovc_row *r,
 
 	switch(c->kind) {
 		case K_TIME:
-			return snprintf(
-					buf, size, "%s%lld", sep, (long long)*(const int64_t *)p);
+			return snprintf(buf, size, "%s" FMT_TIME, sep,
+					(long long)*(const int64_t *)p);
 		case K_ALG:
-			return snprintf(buf, size, "%s%s", sep,
+			return snprintf(buf, size, "%s" FMT_ALG, sep,
 					ovc_alg_name(*(const enum ovc_alg *)p));
 		case K_U64:
-			return snprintf(buf, size, "%s%llu", sep,
+			return snprintf(buf, size, "%s" FMT_U64, sep,
 					(unsigned long long)*(const uint64_t *)p);
 		case K_INT:
-			return snprintf(buf, size, "%s%d", sep, *(const int *)p);
+			return snprintf(buf, size, "%s" FMT_INT, sep, *(const int *)p);
 		case K_F0:
-			return snprintf(buf, size, "%s%.0f", sep, *(const double *)p);
+			return snprintf(buf, size, "%s" FMT_F0, sep, *(const double *)p);
 		case K_F1:
-			return snprintf(buf, size, "%s%.1f", sep, *(const double *)p);
+			return snprintf(buf, size, "%s" FMT_F1, sep, *(const double *)p);
 		case K_F4:
-			return snprintf(buf, size, "%s%.4f", sep, *(const double *)p);
+			return snprintf(buf, size, "%s" FMT_F4, sep, *(const double *)p);
 	}
 	return -1;
 }

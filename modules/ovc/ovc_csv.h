@@ -11,9 +11,10 @@
 /* One column of ovc_columns.def, for docs. */
 struct ovc_csv_col
 {
-	const char *name; /* CSV column name */
-	const char *unit; /* unit or type of its values */
-	const char *doc;  /* one line of meaning */
+	const char *name;	/* CSV column name */
+	const char *format; /* how its values are printed (printf format) */
+	const char *unit;	/* unit or type of its values */
+	const char *doc;	/* one line of meaning */
 };
 
 /* Writes the header line (no newline) into buf of size bytes. Returns as
