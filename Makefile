@@ -40,7 +40,10 @@ MOD_SRC = $(wildcard modules/ovc/*.c)
 MOD_OBJ = $(MOD_SRC:modules/ovc/%.c=$(BUILD)/mod/%.o)
 MOD = modules/ovc/ovc.so
 
-UNIT_SRC = $(wildcard tests/unit/*.c)
+# the unit tests also link the module's Kamailio-free CSV writer
+UNIT_SRC = $(wildcard tests/unit/*.c) modules/ovc/ovc_csv.c
+UNIT_DEPS = modules/ovc/ovc_csv.h modules/ovc/ovc_row.h \
+	modules/ovc/ovc_columns.def
 UNIT = $(BUILD)/tests/unit_tests
 UNIT_SAN = $(BUILD)/tests/unit_tests_san
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
@@ -70,16 +73,17 @@ $(KSRC)/core/sr_module.h:
 	@exit 1
 
 $(BUILD)/mod/%.o: modules/ovc/%.c $(wildcard modules/ovc/*.h) \
+		modules/ovc/ovc_columns.def \
 		$(wildcard include/ovc/*.h) $(KSRC)/core/sr_module.h | $(BUILD)/mod
 	$(CC) $(MOD_CFLAGS) -c $< -o $@
 $(MOD): $(MOD_OBJ) $(LIB)
 	$(CC) -shared -pthread -o $@ $(MOD_OBJ) $(LIB) -lm
 	./scripts/check-abi.sh $@
 
-$(UNIT): $(UNIT_SRC) $(LIB) | $(BUILD)/tests
-	$(CC) $(LIB_CFLAGS) -Itests/unit -o $@ $(UNIT_SRC) $(LIB) $(CHECK_LIBS) -lm
-$(UNIT_SAN): $(UNIT_SRC) $(LIB_SAN) | $(BUILD)/tests
-	$(CC) $(LIB_CFLAGS) $(SAN_FLAGS) -Itests/unit -o $@ $(UNIT_SRC) \
+$(UNIT): $(UNIT_SRC) $(UNIT_DEPS) $(LIB) | $(BUILD)/tests
+	$(CC) $(LIB_CFLAGS) -Itests/unit -Imodules/ovc -o $@ $(UNIT_SRC) $(LIB) $(CHECK_LIBS) -lm
+$(UNIT_SAN): $(UNIT_SRC) $(UNIT_DEPS) $(LIB_SAN) | $(BUILD)/tests
+	$(CC) $(LIB_CFLAGS) $(SAN_FLAGS) -Itests/unit -Imodules/ovc -o $@ $(UNIT_SRC) \
 		$(LIB_SAN) $(CHECK_LIBS) -lm
 
 $(BUILD)/lib $(BUILD)/lib-san $(BUILD)/mod $(BUILD)/tests:
@@ -104,10 +108,15 @@ check-asan: $(UNIT_SAN)
 $(BUILD)/params_doc: scripts/params_doc.c $(LIB) | $(BUILD)/tests
 	$(CC) $(LIB_CFLAGS) -o $@ $< $(LIB) -lm
 
-docs: $(BUILD)/params_doc
+$(BUILD)/csv_doc: scripts/csv_doc.c modules/ovc/ovc_csv.c $(UNIT_DEPS) \
+		$(LIB) | $(BUILD)/tests
+	$(CC) $(LIB_CFLAGS) -Imodules/ovc -o $@ $< modules/ovc/ovc_csv.c \
+		$(LIB) -lm
+
+docs: $(BUILD)/params_doc $(BUILD)/csv_doc
 	./scripts/check-docs.sh --update
 
-check-docs: $(BUILD)/params_doc
+check-docs: $(BUILD)/params_doc $(BUILD)/csv_doc
 	./scripts/check-docs.sh
 
 check-integration: all

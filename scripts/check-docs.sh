@@ -2,17 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # check-docs.sh [--update]: the module README must carry the parameter
 # registry table exactly as the library defines it (between the markers
-# <!-- params:begin --> and <!-- params:end -->) and the plain modparams
+# <!-- params:begin --> and <!-- params:end -->), the plain modparams
 # exactly as modules/ovc/ovc_modparams.def lists them (between
 # <!-- modparams:begin --> and <!-- modparams:end -->, and a section
-# "### `name`" for each), and must document every script function,
+# "### `name`" for each) and the per-second CSV columns exactly as
+# modules/ovc/ovc_columns.def lists them (between <!-- csv:begin --> and
+# <!-- csv:end -->), and must document every script function,
 # pseudo-variable key, RPC and statistic that the module exports.
 # --update rewrites the tables in place.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 readme="$top/modules/ovc/README.md"
 # each table: <!-- NAME:begin/end --> markers, made by build/NAME_doc
-tables="params modparams"
+tables="params modparams csv"
 
 if [ "${1:-}" = --update ]; then
 	for mark in $tables; do

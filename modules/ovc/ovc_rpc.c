@@ -12,6 +12,7 @@
 #include "core/sr_module.h"
 
 #include "ovc_admit.h"
+#include "ovc_csv.h"
 #include "ovc_queue.h"
 #include "ovc_sampler.h"
 #include "ovc/sipscan.h"
@@ -211,98 +212,6 @@ static void ovc_rpc_stats(rpc_t *rpc, void *ctx)
 
 #define OVC_CSV_MAX_ROWS 3600
 
-/* column list: the DESIGN.md contract first, then ours */
-int ovc_csv_header(char *buf, int size)
-{
-	int n, m;
-
-	n = snprintf(buf, size,
-			"time,algorithm,f,cpu,queue_len,queue_delay_ms,mem_used,"
-			"invite_offered,invite_admitted,invite_rejected,invite_dropped,"
-			"invite_queued,invite_dequeued,indialog_offered,"
-			"indialog_admitted,indialog_dropped,register_offered,"
-			"register_admitted,register_rejected,other_offered,"
-			"other_admitted,other_rejected,register_dropped,other_dropped,"
-			"invite_would_reject,register_would_reject,other_would_reject,"
-			"replies,rx_queue_bytes,rx_queue_msgs,acks_absorbed,"
-			"fast_rejects,fast_fallthrough,queue_delay_max_ms,queue_full,"
-			"queue_expired,queue_absorbed,queue_shutdown,rx_queue_wait_ms,"
-			"rx_drain_msgs_s,tcp_rx_bytes,rx_drops,age_rejects,guard_f,"
-			"rcvbuf_bytes,indialog_rejected");
-	if(n < 0 || n >= size)
-		return n;
-	m = ovc_rsoca_csv_header(buf + n, size - n);
-	if(m < 0 || m >= size - n)
-		return m < 0 ? m : n + m;
-	n += m;
-	return n
-		   + snprintf(buf + n, size - n,
-				   ",mem_in_use,mem_min,mem_max,live_transactions,"
-				   "reaped_invite,reaped_indialog,reaped_register,"
-				   "reaped_other,overload,cpu_reject");
-}
-
-static int csv_row(const struct ovc_row *r, char *buf, int size)
-{
-	const uint64_t(*v)[OVC_V_COUNT] = r->v;
-	int n, m;
-
-	n = snprintf(buf, size,
-			"%lld,%s,%.4f,%.4f,%.0f,%.1f,%llu,"
-			"%llu,%llu,%llu,%llu,%llu,%llu,"
-			"%llu,%llu,%llu,"
-			"%llu,%llu,%llu,"
-			"%llu,%llu,%llu,"
-			"%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,%llu,"
-			"%.1f,%llu,%llu,%llu,%llu,"
-			"%.1f,%.1f,%llu,%llu,%llu,%.4f,%llu,%llu",
-			(long long)r->time, ovc_alg_name(r->alg), r->f, r->cpu,
-			r->queue_len, r->queue_delay_ms, (unsigned long long)r->mem_used,
-#define V(c, x) (unsigned long long)v[OVC_CLASS_##c][OVC_V_##x]
-			V(INVITE, OFFERED), V(INVITE, ADMITTED), V(INVITE, REJECTED),
-			V(INVITE, DROPPED), V(INVITE, QUEUED), V(INVITE, DEQUEUED),
-			V(INDIALOG, OFFERED), V(INDIALOG, ADMITTED), V(INDIALOG, DROPPED),
-			V(REGISTER, OFFERED), V(REGISTER, ADMITTED),
-			V(REGISTER, REJECTED), V(OTHER, OFFERED), V(OTHER, ADMITTED),
-			V(OTHER, REJECTED), V(REGISTER, DROPPED), V(OTHER, DROPPED),
-			V(INVITE, WOULD_REJECT), V(REGISTER, WOULD_REJECT),
-			V(OTHER, WOULD_REJECT),
-#undef V
-			(unsigned long long)r->ev[OVC_E_REPLY],
-			(unsigned long long)r->rxq_bytes,
-			(unsigned long long)(r->rxq_bytes / OVC_RXQ_MSG_BYTES),
-			(unsigned long long)r->ev[OVC_E_ACK_ABSORBED],
-			(unsigned long long)r->ev[OVC_E_FAST_REJECT],
-			(unsigned long long)r->ev[OVC_E_FAST_FALLTHROUGH],
-			r->queue_delay_max_ms,
-			(unsigned long long)r->ev[OVC_E_QUEUE_FULL],
-			(unsigned long long)r->ev[OVC_E_QUEUE_EXPIRED],
-			(unsigned long long)r->ev[OVC_E_QUEUE_ABSORBED],
-			(unsigned long long)r->ev[OVC_E_QUEUE_SHUTDOWN], r->rxq_wait_ms,
-			r->rxq_drain, (unsigned long long)r->tcp_rx_bytes,
-			(unsigned long long)r->rx_drops,
-			(unsigned long long)r->ev[OVC_E_AGE_REJECT], r->guard_f,
-			(unsigned long long)r->rcvbuf,
-			(unsigned long long)v[OVC_CLASS_INDIALOG][OVC_V_REJECTED]);
-	if(n < 0 || n >= size)
-		return n;
-	m = ovc_rsoca_csv_row(&r->rs, buf + n, size - n);
-	if(m < 0 || m >= size - n)
-		return m < 0 ? m : n + m;
-	n += m;
-	return n
-		   + snprintf(buf + n, size - n,
-				   ",%.0f,%.0f,%.0f,%llu,%llu,%llu,%llu,%llu,%d,%.4f",
-				   r->mem_in_use,
-				   r->mem_min, r->mem_max,
-				   (unsigned long long)r->live_tx,
-				   (unsigned long long)r->reaped[OVC_CLASS_INVITE],
-				   (unsigned long long)r->reaped[OVC_CLASS_INDIALOG],
-				   (unsigned long long)r->reaped[OVC_CLASS_REGISTER],
-				   (unsigned long long)r->reaped[OVC_CLASS_OTHER],
-				   r->overload, r->cpu_reject);
-}
-
 static const char *ovc_rpc_csv_doc[2] = {
 		"Per-second history as CSV text lines: a header and the last N rows"
 		" (all when N is omitted).",
@@ -343,7 +252,7 @@ static int csv_first_fitting(
 		return 0;
 	used = OVC_BINRPC_REPLY_BYTES + hlen + OVC_BINRPC_REC_BYTES;
 	for(i = count - 1; i >= 0; i--) {
-		len = csv_row(&rows[i], line, sizeof(line));
+		len = ovc_csv_line(&rows[i], line, sizeof(line));
 		if(len <= 0 || len >= (int)sizeof(line))
 			continue;
 		if(used + len + OVC_BINRPC_REC_BYTES > budget)
@@ -410,7 +319,7 @@ static void ovc_rpc_csv(rpc_t *rpc, void *ctx)
 				count - first, count);
 	rpc->add(ctx, "s", line);
 	for(i = first; i < count; i++) {
-		len = csv_row(&rows[i], line, sizeof(line));
+		len = ovc_csv_line(&rows[i], line, sizeof(line));
 		if(len > 0 && len < (int)sizeof(line))
 			rpc->add(ctx, "s", line);
 	}
@@ -650,6 +559,7 @@ static const char *ovc_rpc_reset_doc[2] = {
 static void ovc_rpc_reset(rpc_t *rpc, void *ctx)
 {
 	ovc_counts_reset();
+	ovc_rsoca_reset();
 	ovc_tmreap_reset();
 }
 

@@ -9,7 +9,4 @@
 
 extern rpc_export_t ovc_rpc_cmds[];
 
-/* Writes the CSV header line (no newline) into buf. Returns its length. */
-int ovc_csv_header(char *buf, int size);
-
 #endif

@@ -50,9 +50,6 @@ static int emerg_set;
 static int emerg_priority;
 static struct tm_binds tmb;
 
-static const char *const col_names[OVC_RS_COLS] = {
-		"arrived", "dropped", "rejected"};
-
 int ovc_rsoca_set_emergency(const char *spec)
 {
 	char err[160];
@@ -288,34 +285,23 @@ void ovc_rsoca_epoch_apply(const struct ovc_ctl *ctl,
 	ovc_dstore(&rs->i_used, plan.i_used);
 }
 
-/* figures in force at each second's end (ticker process only) */
-static struct
+void ovc_rsoca_second_end(struct ovc_row *row)
 {
-	double d_en, p, p_cpu, p_mem;
-} snaps[OVC_SLOTS];
-
-void ovc_rsoca_second_end(int64_t s)
-{
-	snaps[s % OVC_SLOTS].d_en = ovc_dload(&rs->d_en);
-	snaps[s % OVC_SLOTS].p = ovc_dload(&rs->p);
-	snaps[s % OVC_SLOTS].p_cpu = ovc_dload(&rs->p_cpu);
-	snaps[s % OVC_SLOTS].p_mem = ovc_dload(&rs->p_mem);
+	row->rsoca_d_en = ovc_dload(&rs->d_en);
+	row->rsoca_p = ovc_dload(&rs->p);
+	row->rsoca_p_cpu = ovc_dload(&rs->p_cpu);
+	row->rsoca_p_mem = ovc_dload(&rs->p_mem);
 }
 
-void ovc_rsoca_close_second(int64_t s, struct ovc_rsoca_row *row)
+void ovc_rsoca_close_second(int64_t s, struct ovc_row *row)
 {
 	int t, c;
 
-	memset(row, 0, sizeof(*row));
 	for(t = 0; t < OVC_DLG_COUNT; t++)
 		for(c = 0; c < OVC_RS_COLS; c++)
 			row->dlg[t][c] = atomic_exchange(&rs->slot[s % OVC_SLOTS][t][c], 0);
 	for(c = 0; c < OVC_RS_E_COUNT; c++)
-		row->ev[c] = atomic_exchange(&rs->ev_slot[s % OVC_SLOTS][c], 0);
-	row->d_en = snaps[s % OVC_SLOTS].d_en;
-	row->p = snaps[s % OVC_SLOTS].p;
-	row->p_cpu = snaps[s % OVC_SLOTS].p_cpu;
-	row->p_mem = snaps[s % OVC_SLOTS].p_mem;
+		row->rs_ev[c] = atomic_exchange(&rs->ev_slot[s % OVC_SLOTS][c], 0);
 }
 
 void ovc_rsoca_reset(void)
@@ -329,46 +315,6 @@ void ovc_rsoca_reset(void)
 			atomic_store(&rs->total[t][c], 0);
 	for(c = 0; c < OVC_RS_E_COUNT; c++)
 		atomic_store(&rs->ev_total[c], 0);
-}
-
-int ovc_rsoca_csv_header(char *buf, int size)
-{
-	int n = 0, t, c, k;
-
-	for(t = 0; t < OVC_DLG_COUNT; t++) {
-		for(c = 0; c < OVC_RS_COLS; c++) {
-			k = snprintf(buf + n, size > n ? size - n : 0, ",dlg_%s_%s",
-					ovc_dlg_name(t), col_names[c]);
-			if(k < 0)
-				return k;
-			n += k;
-		}
-	}
-	k = snprintf(buf + n, size > n ? size - n : 0,
-			",rsoca_i,rsoca_d_en,rsoca_p,rsoca_p_cpu,rsoca_p_mem,"
-			"burst_rejects,emergency_passes");
-	return k < 0 ? k : n + k;
-}
-
-int ovc_rsoca_csv_row(const struct ovc_rsoca_row *r, char *buf, int size)
-{
-	int n = 0, t, c, k;
-
-	for(t = 0; t < OVC_DLG_COUNT; t++) {
-		for(c = 0; c < OVC_RS_COLS; c++) {
-			k = snprintf(buf + n, size > n ? size - n : 0, ",%llu",
-					(unsigned long long)r->dlg[t][c]);
-			if(k < 0)
-				return k;
-			n += k;
-		}
-	}
-	k = snprintf(buf + n, size > n ? size - n : 0,
-			",%llu,%.1f,%.4f,%.4f,%.4f,%llu,%llu",
-			(unsigned long long)r->ev[OVC_RS_E_INVITE_OK], r->d_en, r->p,
-			r->p_cpu, r->p_mem, (unsigned long long)r->ev[OVC_RS_E_BURST],
-			(unsigned long long)r->ev[OVC_RS_E_EMERG]);
-	return k < 0 ? k : n + k;
 }
 
 void ovc_rsoca_rpc_stats(rpc_t *rpc, void *th)

@@ -4,8 +4,9 @@
  * counters and deterministic acceptors (DoS drop, eq. 3-6), per-class burst
  * budgets (§III-C), I measured from tm's replies (2xx to initial INVITEs),
  * the emergency match, R-SOCA's reject reply (500 + Retry-After), and the
- * figures for ovc.stats and ovc.csv. Shared state in shm; the hot path uses
- * atomics only; the ticker process plans each interval.
+ * figures for ovc.stats and ovc.csv (columns in ovc_columns.def). Shared
+ * state in shm; the hot path uses atomics only; the ticker process plans
+ * each interval.
  */
 #ifndef OVC_RSOCA_MOD_H
 #define OVC_RSOCA_MOD_H
@@ -17,36 +18,9 @@
 #include "ovc/controller.h"
 #include "ovc/sipscan.h"
 
+#include "ovc_row.h"
+
 struct ovc_reply_cfg;
-
-/* Per-type verdict columns. */
-enum ovc_rs_col
-{
-	OVC_RS_ARRIVED = 0, /* in-dialog requests of the type that arrived */
-	OVC_RS_DROPPED,		/* dropped as DoS or burst excess (no reply) */
-	OVC_RS_REJECTED,	/* rejected (re-INVITE: 500 + Retry-After) */
-	OVC_RS_COLS
-};
-
-/* Events counted beside them. */
-enum ovc_rs_event
-{
-	OVC_RS_E_INVITE_OK = 0, /* I: 2xx sent for an initial INVITE */
-	OVC_RS_E_BURST,			/* refused by a burst budget */
-	OVC_RS_E_EMERG,			/* emergency request admitted past a reject */
-	OVC_RS_E_COUNT
-};
-
-/* One finished second of R-SOCA figures (a row of ovc.csv). */
-struct ovc_rsoca_row
-{
-	uint64_t dlg[OVC_DLG_COUNT][OVC_RS_COLS]; /* counts over the second */
-	uint64_t ev[OVC_RS_E_COUNT];			  /* events over the second */
-	double d_en;  /* D_en of eq. 5 in force at the second's end, per T */
-	double p;	  /* P^ applied to new requests at the second's end */
-	double p_cpu; /* its CPU component P^C */
-	double p_mem; /* its memory component P^M */
-};
 
 /* Verdict of R-SOCA on an in-dialog request. */
 enum ovc_rs_verdict
@@ -112,19 +86,16 @@ void ovc_rsoca_epoch_measure(struct ovc_measure *m);
 void ovc_rsoca_epoch_apply(const struct ovc_ctl *ctl,
 		const struct ovc_measure *m, const struct ovc_output *out);
 
-/* Ticker: remembers the figures in force at the end of second s. */
-void ovc_rsoca_second_end(int64_t s);
+/* Ticker, at the end of a second: R-SOCA's figures in force then (the
+ * rsoca_d_en, rsoca_p* columns), into that second's row. */
+void ovc_rsoca_second_end(struct ovc_row *row);
 
-/* Ticker: moves second s's counts into *row and clears its slot. */
-void ovc_rsoca_close_second(int64_t s, struct ovc_rsoca_row *row);
+/* Ticker, closing second s: moves its counts into row (the dlg_* columns
+ * and R-SOCA's events) and clears its slot. */
+void ovc_rsoca_close_second(int64_t s, struct ovc_row *row);
 
 /* Zeroes the totals (ovc.reset). */
 void ovc_rsoca_reset(void);
-
-/* ovc.csv: appends R-SOCA's column names / a row's values (each with a
- * leading comma) to buf of size bytes. Return as snprintf(). */
-int ovc_rsoca_csv_header(char *buf, int size);
-int ovc_rsoca_csv_row(const struct ovc_rsoca_row *r, char *buf, int size);
 
 /* ovc.stats: adds the "rsoca" block to the reply structure th. */
 void ovc_rsoca_rpc_stats(rpc_t *rpc, void *th);

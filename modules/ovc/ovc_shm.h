@@ -22,35 +22,7 @@
 
 #include "core/locking.h"
 
-#include "ovc_rsoca.h"
-
-/* Verdict columns counted per class. */
-enum ovc_verdict
-{
-	OVC_V_OFFERED = 0, /* entered ovc_admit() */
-	OVC_V_ADMITTED,	   /* continue routing */
-	OVC_V_REJECTED,	   /* refused, reply sent (or -1 returned for noreply) */
-	OVC_V_DROPPED,	   /* refused without reply (DoS drop) */
-	OVC_V_QUEUED,	   /* put in the INVITE queue */
-	OVC_V_DEQUEUED,	   /* taken out of the INVITE queue */
-	OVC_V_WOULD_REJECT, /* dry run: would have been rejected, was admitted */
-	OVC_V_COUNT
-};
-
-/* Events counted beside the per-class verdicts (totals and per second). */
-enum ovc_event
-{
-	OVC_E_REPLY = 0,		/* reject reply sent */
-	OVC_E_ACK_ABSORBED,		/* ACK to one of ovc's rejects absorbed */
-	OVC_E_FAST_REJECT,		/* reject answered at datagram arrival */
-	OVC_E_FAST_FALLTHROUGH, /* datagram left to the normal path */
-	OVC_E_QUEUE_FULL,		/* INVITE refused: the queue was full */
-	OVC_E_QUEUE_EXPIRED,	/* dequeued INVITE waited > queue_max_wait */
-	OVC_E_QUEUE_ABSORBED,	/* retransmission of a queued INVITE absorbed */
-	OVC_E_QUEUE_SHUTDOWN,	/* queued INVITE answered at shutdown */
-	OVC_E_AGE_REJECT,		/* INVITE rejected: waited > rxq.max_age_ms */
-	OVC_E_COUNT
-};
+#include "ovc_row.h"
 
 /* enum ovc_mode and enum ovc_cpu_source: ovc/types.h */
 
@@ -63,37 +35,6 @@ struct ovc_counts
 /* Number of per-second counting slots (a ring indexed by monotonic second;
  * a slot is read and cleared > 0.5 s after its second ended). */
 #define OVC_SLOTS 4
-
-/* One finished second, as shown by ovc.csv. */
-struct ovc_row
-{
-	int64_t time;		  /* unix time of the second's start, s */
-	enum ovc_alg alg;	  /* algorithm in force at the end of the second */
-	double f;			  /* acceptance fraction at the end of the second */
-	double cpu;			  /* CPU occupancy over the second, fraction */
-	double queue_len;	  /* INVITE queue length, messages */
-	double queue_delay_ms; /* mean queueing delay, ms */
-	double queue_delay_max_ms; /* longest queueing delay, ms */
-	uint64_t mem_used;	  /* shared memory in use, bytes */
-	uint64_t rxq_bytes;	  /* UDP receive queues at the second's end, bytes */
-	double rxq_wait_ms;	  /* estimated wait there at the second's end, ms */
-	double rxq_drain;	  /* drain rate estimate, messages/s */
-	uint64_t tcp_rx_bytes; /* TCP: unread bytes at the second's end */
-	uint64_t rx_drops;	  /* datagrams the kernel dropped in the second */
-	double guard_f;		  /* guard's cap on f at the second's end */
-	uint64_t rcvbuf;	  /* UDP listeners' receive buffer limit, bytes */
-	int overload;		  /* 1: overload evident at the second's end */
-	double cpu_reject;	  /* share of capacity spent refusing (last epoch) */
-	uint64_t v[OVC_CLASS_COUNT][OVC_V_COUNT]; /* counts over the second */
-	uint64_t ev[OVC_E_COUNT]; /* events over the second */
-	struct ovc_rsoca_row rs;  /* R-SOCA's figures over the second */
-	/* rsoca memory control (004 §III-D), at the second's end */
-	double mem_in_use;	 /* memory in use by the configured source, bytes */
-	double mem_min;		 /* M_min in force, bytes */
-	double mem_max;		 /* M_max in force, bytes */
-	uint64_t live_tx;	 /* live transactions (tm) */
-	uint64_t reaped[OVC_CLASS_COUNT]; /* over-age transactions ended */
-};
 
 /* Doubles crossing processes are stored as their bit patterns. */
 typedef _Atomic uint64_t ovc_atomic_double;

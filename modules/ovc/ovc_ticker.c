@@ -132,25 +132,12 @@ static double meter_sample(struct ovc_cpu_meter *m, ovc_time_ns now)
 	return occ;
 }
 
-/* Per-second snapshot, indexed by monotonic second % OVC_SLOTS. */
-struct sec_snap
-{
-	double cpu;
-	double f;
-	uint64_t mem;
-	uint64_t rxq;
-	unsigned qlen; /* in-core queue length at the second's end */
-	double rxq_wait_ms; /* estimated receive-queue wait, ms */
-	double rxq_drain;	/* drain rate, messages/s */
-	uint64_t tcp_rx;	/* TCP unread bytes */
-	uint64_t drops;		/* cumulative kernel drops at the second's end */
-	double guard_f;		/* guard's cap */
-	uint64_t rcvbuf;	/* UDP receive buffer limit, bytes */
-	int overload;		/* overload evident */
-	double cpu_reject;	/* share of capacity spent refusing */
-};
-
-static struct sec_snap snaps[OVC_SLOTS];
+/* The row of each second, indexed by monotonic second % OVC_SLOTS: the
+ * figures in force at the second's end are written into it then, its
+ * counts when it closes (close_second). */
+static struct ovc_row open_rows[OVC_SLOTS];
+static uint64_t drops_at[OVC_SLOTS]; /* cumulative kernel drops at the
+										second's end */
 
 /* rxq.* parameters, copied under the lock at every receive-queue sample,
  * and the settings they resolve to */
@@ -321,30 +308,16 @@ static void do_epoch(ovc_time_ns now)
 static void close_second(int64_t s)
 {
 	struct ovc_counts *slot = &ovc->slot[s % OVC_SLOTS];
-	struct sec_snap *sn = &snaps[s % OVC_SLOTS];
-	struct ovc_row row;
+	uint64_t before = drops_at[(s + OVC_SLOTS - 1) % OVC_SLOTS];
+	uint64_t drops = drops_at[s % OVC_SLOTS];
+	struct ovc_row row = open_rows[s % OVC_SLOTS]; /* its end's figures */
 	int c, v;
 
-	memset(&row, 0, sizeof(row));
 	row.time = s + ovc->mono_to_unix;
-	row.alg = atomic_load(&ovc->alg);
-	row.f = sn->f;
-	row.cpu = sn->cpu;
-	row.mem_used = sn->mem;
-	row.rxq_bytes = sn->rxq;
-	row.rxq_wait_ms = sn->rxq_wait_ms;
-	row.rxq_drain = sn->rxq_drain;
-	row.tcp_rx_bytes = sn->tcp_rx;
-	{
-		uint64_t before = snaps[(s + OVC_SLOTS - 1) % OVC_SLOTS].drops;
-
-		row.rx_drops = sn->drops >= before ? sn->drops - before : 0;
-	}
-	row.guard_f = sn->guard_f;
-	row.rcvbuf = sn->rcvbuf;
-	row.overload = sn->overload;
-	row.cpu_reject = sn->cpu_reject;
-	row.queue_len = sn->qlen;
+	row.algorithm = atomic_load(&ovc->alg);
+	row.rx_drops = drops >= before ? drops - before : 0;
+	row.queue_delay_ms = 0;
+	row.queue_delay_max_ms = 0;
 	if(ovc_q != NULL)
 		ovc_queue_second_wait(
 				s, &row.queue_delay_ms, &row.queue_delay_max_ms);
@@ -353,7 +326,7 @@ static void close_second(int64_t s)
 			row.v[c][v] = atomic_exchange(&slot->v[c][v], 0);
 	for(v = 0; v < OVC_E_COUNT; v++)
 		row.ev[v] = atomic_exchange(&ovc->ev_slot[s % OVC_SLOTS][v], 0);
-	ovc_rsoca_close_second(s, &row.rs);
+	ovc_rsoca_close_second(s, &row);
 	ovc_tmreap_row(s, &row);
 	if(s <= atomic_load(&ovc->reset_sec))
 		return; /* counted before an ovc.reset */
@@ -418,9 +391,9 @@ void ovc_ticker_run(void)
 	done = now / OVC_NS_PER_S - 1; /* last second closed */
 	next_sec = (done + 2) * OVC_NS_PER_S;
 	for(s = 0; s < OVC_SLOTS; s++) {
-		snaps[s].f = 1.0;
-		snaps[s].guard_f = 1.0;
-		snaps[s].drops = atomic_load(&ovc->rxq_drops); /* since start */
+		open_rows[s].f = 1.0;
+		open_rows[s].guard_f = 1.0;
+		drops_at[s] = atomic_load(&ovc->rxq_drops); /* since start */
 	}
 
 	for(;;) {
@@ -452,25 +425,26 @@ void ovc_ticker_run(void)
 		}
 		if(now >= next_sec) {
 			int64_t ended = now / OVC_NS_PER_S - 1; /* just ended */
-			struct sec_snap *sn = &snaps[ended % OVC_SLOTS];
+			struct ovc_row *o = &open_rows[ended % OVC_SLOTS];
 			double rho = meter_sample(&sec_meter, now);
 
-			sn->cpu = rho >= 0 ? rho : 0;
-			sn->f = ovc_dload(&ovc->f);
-			sn->mem = atomic_load(&ovc->mem_used);
-			sn->rxq = atomic_load(&ovc->rxq_bytes);
-			sn->qlen = ovc_queue_len();
-			sn->rxq_wait_ms = ovc_dload(&ovc->rxq_wait_ms);
-			sn->rxq_drain = ovc_dload(&ovc->rxq_drain);
-			sn->tcp_rx = atomic_load(&ovc->rxq_tcp_bytes);
-			sn->drops = atomic_load(&ovc->rxq_drops);
-			sn->guard_f = ovc_dload(&ovc->rxq_guard_f);
-			sn->rcvbuf = atomic_load(&ovc->rxq_limit);
-			sn->overload = ovc_overloaded();
-			sn->cpu_reject = ovc_dload(&ovc->cpu_reject);
-			ovc_tmreap_snap(ended);
-			ovc_dstore(&ovc->cpu_1s, sn->cpu);
-			ovc_rsoca_second_end(ended);
+			o->cpu = rho >= 0 ? rho : 0;
+			o->f = ovc_dload(&ovc->f);
+			o->mem_used = atomic_load(&ovc->mem_used);
+			o->rx_queue_bytes = atomic_load(&ovc->rxq_bytes);
+			o->rx_queue_msgs = o->rx_queue_bytes / OVC_RXQ_MSG_BYTES;
+			o->queue_len = ovc_queue_len();
+			o->rx_queue_wait_ms = ovc_dload(&ovc->rxq_wait_ms);
+			o->rx_drain_msgs_s = ovc_dload(&ovc->rxq_drain);
+			o->tcp_rx_bytes = atomic_load(&ovc->rxq_tcp_bytes);
+			drops_at[ended % OVC_SLOTS] = atomic_load(&ovc->rxq_drops);
+			o->guard_f = ovc_dload(&ovc->rxq_guard_f);
+			o->rcvbuf_bytes = atomic_load(&ovc->rxq_limit);
+			o->overload = ovc_overloaded();
+			o->cpu_reject = ovc_dload(&ovc->cpu_reject);
+			ovc_tmreap_snap(o);
+			ovc_dstore(&ovc->cpu_1s, o->cpu);
+			ovc_rsoca_second_end(o);
 			/* close every second that ended more than a second ago; after
 			 * a stall longer than the slot ring a slot may hold several
 			 * seconds' counts: resolution is lost, counts are not */

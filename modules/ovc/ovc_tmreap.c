@@ -70,14 +70,6 @@ static struct tr_shm *tr;
 static struct tm_binds tmb;
 static int tm_ok;
 
-/* Per-second snapshots (ticker process only). */
-struct tr_snap
-{
-	double in_use, mmin, mmax;
-	uint64_t live;
-};
-static struct tr_snap snaps[OVC_SLOTS];
-
 static int64_t now_ms(void)
 {
 	struct timespec ts;
@@ -347,25 +339,18 @@ double ovc_tmreap_epoch(uint64_t shm_used, uint64_t shm_total)
 	return shm_total ? (double)shm_used / (double)shm_total : 0;
 }
 
-void ovc_tmreap_snap(int64_t sec)
+void ovc_tmreap_snap(struct ovc_row *row)
 {
-	struct tr_snap *s = &snaps[sec % OVC_SLOTS];
-
-	s->in_use = ovc_dload(&tr->in_use);
-	s->mmin = ovc_dload(&tr->mmin);
-	s->mmax = ovc_dload(&tr->mmax);
-	s->live = (uint64_t)live_total();
+	row->mem_in_use = ovc_dload(&tr->in_use);
+	row->mem_min = ovc_dload(&tr->mmin);
+	row->mem_max = ovc_dload(&tr->mmax);
+	row->live_transactions = (uint64_t)live_total();
 }
 
 void ovc_tmreap_row(int64_t sec, struct ovc_row *row)
 {
-	struct tr_snap *s = &snaps[sec % OVC_SLOTS];
 	int c;
 
-	row->mem_in_use = s->in_use;
-	row->mem_min = s->mmin;
-	row->mem_max = s->mmax;
-	row->live_tx = s->live;
 	for(c = 0; c < OVC_CLASS_COUNT; c++)
 		row->reaped[c] =
 				atomic_exchange(&tr->ended_slot[sec % OVC_SLOTS][c], 0);

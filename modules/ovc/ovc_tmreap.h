@@ -34,12 +34,12 @@ int ovc_tmreap_fork(void);
  * thresholds cannot be derived. */
 double ovc_tmreap_epoch(uint64_t shm_used, uint64_t shm_total);
 
-/* Ticker, at the end of monotonic second sec: snapshot of the memory
- * figures for that second's CSV row. */
-void ovc_tmreap_snap(int64_t sec);
+/* Ticker, at the end of a second: the memory figures in force then
+ * (mem_in_use, mem_min, mem_max, live_transactions), into its row. */
+void ovc_tmreap_snap(struct ovc_row *row);
 
-/* Ticker, closing second sec: fills row's memory-control columns and
- * clears that second's counters. */
+/* Ticker, closing second sec: moves its ended-transaction counts into
+ * row's reaped_* columns and clears them. */
 void ovc_tmreap_row(int64_t sec, struct ovc_row *row);
 
 /* ovc.stats: adds the "rsoca_mem" block to th. */

@@ -38,5 +38,6 @@ Suite *make_suite_capest(void);
 Suite *make_suite_alg(void);
 Suite *make_suite_admission(void);
 Suite *make_suite_plan(void);
+Suite *make_suite_csv(void);
 
 #endif

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - one finished second, as shown by ovc.csv: the count arrays and one
+ * field per other column of ovc_columns.def. No Kamailio headers: the ticker,
+ * R-SOCA and the reaper fill it, ovc_csv.c prints it, the unit tests link it.
+ */
+#ifndef OVC_ROW_H
+#define OVC_ROW_H
+
+#include <stdint.h>
+
+#include "ovc/types.h"
+
+/* Verdict columns counted per class. */
+enum ovc_verdict
+{
+	OVC_V_OFFERED = 0,	/* entered ovc_admit() */
+	OVC_V_ADMITTED,		/* continue routing */
+	OVC_V_REJECTED,		/* refused, reply sent (or -1 returned for noreply) */
+	OVC_V_DROPPED,		/* refused without reply (DoS drop) */
+	OVC_V_QUEUED,		/* put in the INVITE queue */
+	OVC_V_DEQUEUED,		/* taken out of the INVITE queue */
+	OVC_V_WOULD_REJECT, /* dry run: would have been rejected, was admitted */
+	OVC_V_COUNT
+};
+
+/* Events counted beside the per-class verdicts (totals and per second). */
+enum ovc_event
+{
+	OVC_E_REPLY = 0,		/* reject reply sent */
+	OVC_E_ACK_ABSORBED,		/* ACK to one of ovc's rejects absorbed */
+	OVC_E_FAST_REJECT,		/* reject answered at datagram arrival */
+	OVC_E_FAST_FALLTHROUGH, /* datagram left to the normal path */
+	OVC_E_QUEUE_FULL,		/* INVITE refused: the queue was full */
+	OVC_E_QUEUE_EXPIRED,	/* dequeued INVITE waited > queue_max_wait */
+	OVC_E_QUEUE_ABSORBED,	/* retransmission of a queued INVITE absorbed */
+	OVC_E_QUEUE_SHUTDOWN,	/* queued INVITE answered at shutdown */
+	OVC_E_AGE_REJECT,		/* INVITE rejected: waited > rxq.max_age_ms */
+	OVC_E_COUNT
+};
+
+/* R-SOCA: verdict columns per in-dialog type. */
+enum ovc_rs_col
+{
+	OVC_RS_ARRIVED = 0, /* in-dialog requests of the type that arrived */
+	OVC_RS_DROPPED,		/* dropped as DoS or burst excess (no reply) */
+	OVC_RS_REJECTED,	/* rejected (re-INVITE: 500 + Retry-After) */
+	OVC_RS_COLS
+};
+
+/* R-SOCA: events counted beside them. */
+enum ovc_rs_event
+{
+	OVC_RS_E_INVITE_OK = 0, /* I: 2xx sent for an initial INVITE */
+	OVC_RS_E_BURST,			/* refused by a burst budget */
+	OVC_RS_E_EMERG,			/* emergency request admitted past a reject */
+	OVC_RS_E_COUNT
+};
+
+/* C type of each column kind of ovc_columns.def */
+#define OVC_COL_T_TIME int64_t
+#define OVC_COL_T_ALG enum ovc_alg
+#define OVC_COL_T_U64 uint64_t
+#define OVC_COL_T_INT int
+#define OVC_COL_T_F0 double
+#define OVC_COL_T_F1 double
+#define OVC_COL_T_F4 double
+
+struct ovc_row
+{
+	/* counts over the second, read by the OVC_COL_ELEM columns */
+	uint64_t v[OVC_CLASS_COUNT][OVC_V_COUNT]; /* per class and verdict */
+	uint64_t ev[OVC_E_COUNT];				  /* events */
+	uint64_t dlg[OVC_DLG_COUNT][OVC_RS_COLS]; /* R-SOCA, per in-dialog type */
+	uint64_t rs_ev[OVC_RS_E_COUNT];			  /* R-SOCA's events */
+	uint64_t reaped[OVC_CLASS_COUNT];		  /* over-age transactions ended */
+	/* every other column: a field of its name (figures at the second's
+	 * end, or over the second; see the list) */
+#define OVC_COL_FIELD(name, kind, unit, doc) OVC_COL_T_##kind name;
+#define OVC_COL_ELEM(name, kind, member, unit, doc)
+#include "ovc_columns.def"
+};
+
+#endif
