@@ -41,6 +41,14 @@ void ovc_account(const struct ovc_adm_verdict *v, enum ovc_sip_method m,
 			if(v->flags & OVC_ADMF_OWN_ACK)
 				ovc_count_event(OVC_E_ACK_ABSORBED);
 			return;
+		case OVC_ADM_CANCEL:
+			/* accepted and answered 200 by ovc (RFC 3261 9.2) */
+			ovc_count_offered(v->c, res == OVC_REPLY_FAILED
+											? OVC_V_DROPPED
+											: OVC_V_ADMITTED,
+					-1);
+			ovc_count_event(OVC_E_QUEUE_CANCELLED);
+			return;
 		case OVC_ADM_REJECT:
 			break;
 	}
@@ -52,7 +60,7 @@ void ovc_account(const struct ovc_adm_verdict *v, enum ovc_sip_method m,
 	ovc_count_offered(v->c, OVC_V_REJECTED, -1);
 	if(v->c == OVC_CLASS_INDIALOG)
 		ovc_rsoca_count_dlg_reject(m); /* R-SOCA's re-INVITE limit */
-	if(res == OVC_REPLY_SENT)
+	if(res == OVC_REPLY_SENT && !(v->flags & OVC_ADMF_CANCELLED))
 		ovc_count_event(OVC_E_REPLY);
 	if(v->flags & OVC_ADMF_AGED)
 		ovc_count_event(OVC_E_AGE_REJECT);
@@ -71,6 +79,6 @@ void ovc_account_dequeued(
 		return;
 	}
 	ovc_count_dequeued(OVC_V_REJECTED, -1);
-	if(res == OVC_REPLY_SENT)
+	if(res == OVC_REPLY_SENT && !(v->flags & OVC_ADMF_CANCELLED))
 		ovc_count_event(OVC_E_REPLY);
 }

@@ -25,8 +25,16 @@ int ovc_admit_init(void)
 	return ovc_reply_init();
 }
 
-const struct ovc_reply_cfg *ovc_admit_reply(void)
+const struct ovc_reply_cfg *ovc_admit_reply(const struct ovc_adm_verdict *v)
 {
+	static const struct ovc_reply_cfg cancel_ok = {200, {"canceling", 9}, 0};
+	static const struct ovc_reply_cfg terminated = {
+			487, {"Request Terminated", 18}, 0};
+
+	if(v->act == OVC_ADM_CANCEL)
+		return &cancel_ok;
+	if(v->flags & OVC_ADMF_CANCELLED)
+		return &terminated;
 	if(ovc_traits_now()->own_reply)
 		return ovc_rsoca_reply();
 	return &ovc_reply;
@@ -152,13 +160,26 @@ static int act_reject(struct sip_msg *msg, const struct ovc_sip_scan *sc,
 		ovc_account(v, m, OVC_REPLY_NONE);
 		return -1;
 	}
-	if(ovc_reply_msg(ovc_admit_reply(), msg, sc) < 0) {
+	if(ovc_reply_msg(ovc_admit_reply(v), msg, sc) < 0) {
 		ovc_account(v, m, OVC_REPLY_FAILED);
 		remember(msg, OVC_OUT_DROPPED);
 		return 0;
 	}
 	ovc_account(v, m, OVC_REPLY_SENT);
 	ovc_adm_replied(ovc_admit_state(), cfg, v);
+	return 0;
+}
+
+/* The script path's answer to a CANCEL of a queued INVITE (sc: msg's
+ * scan, or NULL: through sl): 200, whatever noreply says (it is no
+ * refusal). Returns ovc_admit()'s value: 0, the script stops. */
+static int act_cancel(struct sip_msg *msg, const struct ovc_sip_scan *sc,
+		const struct ovc_adm_verdict *v, enum ovc_sip_method m)
+{
+	remember(msg, OVC_OUT_CANCELLED);
+	ovc_account(v, m,
+			ovc_reply_msg(ovc_admit_reply(v), msg, sc) < 0 ? OVC_REPLY_FAILED
+														   : OVC_REPLY_SENT);
 	return 0;
 }
 
@@ -172,6 +193,8 @@ static int act(struct sip_msg *msg, const struct ovc_adm_req *r,
 		ovc_admit_enqueue(cfg, r, &msg->rcv, v);
 	if(v->act == OVC_ADM_REJECT)
 		return act_reject(msg, sc, cfg, v, r->m, noreply);
+	if(v->act == OVC_ADM_CANCEL)
+		return act_cancel(msg, sc, v, r->m);
 	ovc_account(v, r->m, OVC_REPLY_NONE);
 	switch(v->act) {
 		case OVC_ADM_QUEUE:
@@ -225,7 +248,7 @@ void ovc_admit_leave(const struct receive_info *rcv,
 	decided.src_port = rcv->src_port;
 	decided.v = *v;
 	decided.m = m;
-	decided.counted = v->act != OVC_ADM_REJECT;
+	decided.counted = v->act != OVC_ADM_REJECT && v->act != OVC_ADM_CANCEL;
 }
 
 void ovc_admit_forget(void)
@@ -239,6 +262,8 @@ static int act_decided(struct sip_msg *msg, int noreply)
 	struct ovc_adm_cfg cfg;
 
 	decided.set = 0;
+	if(decided.v.act == OVC_ADM_CANCEL)
+		return act_cancel(msg, NULL, &decided.v, decided.m);
 	if(decided.v.act != OVC_ADM_REJECT) {
 		remember(msg, admitted(&decided.v));
 		return 1;
@@ -252,7 +277,8 @@ static int act_decided(struct sip_msg *msg, int noreply)
 	remember(msg, OVC_OUT_REJECTED);
 	if(noreply)
 		return -1;
-	if(ovc_reply_msg(ovc_admit_reply(), msg, NULL) == 0)
+	if(ovc_reply_msg(ovc_admit_reply(&decided.v), msg, NULL) == 0
+			&& !(decided.v.flags & OVC_ADMF_CANCELLED))
 		ovc_count_event(OVC_E_REPLY);
 	return 0;
 }
@@ -339,6 +365,8 @@ const char *ovc_outcome_name(enum ovc_outcome o)
 			return "would_reject";
 		case OVC_OUT_QUEUED:
 			return "queued";
+		case OVC_OUT_CANCELLED:
+			return "cancelled";
 		case OVC_OUT_NONE:
 			break;
 	}

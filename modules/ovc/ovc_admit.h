@@ -27,6 +27,7 @@ enum ovc_outcome
 	OVC_OUT_DROPPED,	  /* dropped without reply */
 	OVC_OUT_WOULD_REJECT, /* dry run: would be rejected; admitted */
 	OVC_OUT_QUEUED,		  /* put in the in-core INVITE queue */
+	OVC_OUT_CANCELLED,	  /* a CANCEL of a queued INVITE, answered */
 };
 
 struct ovc_qitem;
@@ -55,9 +56,10 @@ int ovc_dgram_in(sr_event_param_t *evp);
 /* Outcome of the last ovc_admit() for msg in this process. */
 enum ovc_outcome ovc_last_outcome(struct sip_msg *msg);
 
-/* The reject reply in force: the algorithm's own while it has one
- * (R-SOCA), else the modparams'. */
-const struct ovc_reply_cfg *ovc_admit_reply(void);
+/* The reply for verdict v (a reject or a cancel): 200 to a CANCEL of a
+ * queued INVITE, 487 to that INVITE, else the reject reply in force: the
+ * algorithm's own while it has one (R-SOCA), else the modparams'. */
+const struct ovc_reply_cfg *ovc_admit_reply(const struct ovc_adm_verdict *v);
 
 /* The admission sequence's shared state, and the settings in force now,
  * for the queue's output (ovc_qworker.c). */
@@ -85,15 +87,15 @@ void ovc_admit_enqueue(const struct ovc_adm_cfg *cfg,
 		const struct ovc_adm_req *r, const struct receive_info *rcv,
 		struct ovc_adm_verdict *v);
 
-/* Leaves verdict v (counted, except a reject) on the datagram from rcv
+/* Leaves verdict v (counted, except a reject or a cancel) on the datagram from rcv
  * (method m) for the script's ovc_admit(), which acts on it without
  * deciding again; ovc_admit_forget() clears it (the next datagram). */
 void ovc_admit_leave(const struct receive_info *rcv,
 		const struct ovc_adm_verdict *v, enum ovc_sip_method m);
 void ovc_admit_forget(void);
 
-/* "admitted", "rejected", "dropped", "would_reject", "queued" or
- * "none". */
+/* "admitted", "rejected", "dropped", "would_reject", "queued",
+ * "cancelled" or "none". */
 const char *ovc_outcome_name(enum ovc_outcome o);
 
 /* CPU time this thread has used, ns (CLOCK_THREAD_CPUTIME_ID). */

@@ -24,7 +24,7 @@ static int act_arrival(const struct ovc_adm_cfg *cfg,
 
 	if(v->act == OVC_ADM_QUEUE)
 		ovc_admit_enqueue(cfg, r, rcv, v);
-	if(v->act != OVC_ADM_REJECT) {
+	if(v->act != OVC_ADM_REJECT && v->act != OVC_ADM_CANCEL) {
 		ovc_account(v, r->m, OVC_REPLY_NONE);
 		if(v->act == OVC_ADM_ADMIT) {
 			ovc_admit_leave(rcv, v, r->m);
@@ -34,8 +34,8 @@ static int act_arrival(const struct ovc_adm_cfg *cfg,
 		*refused = v->act == OVC_ADM_DROP;
 		return -1;
 	}
-	*refused = 1;
-	rc = ovc_reply_raw(ovc_admit_reply(), r->buf, (int)r->len, rcv, r->sc);
+	*refused = v->act == OVC_ADM_REJECT;
+	rc = ovc_reply_raw(ovc_admit_reply(v), r->buf, (int)r->len, rcv, r->sc);
 	if(rc > 0) {
 		/* no reply from these bytes: ovc_admit() answers it through sl
 		 * and counts it (decided once) */
@@ -43,7 +43,7 @@ static int act_arrival(const struct ovc_adm_cfg *cfg,
 		return 0;
 	}
 	ovc_account(v, r->m, rc == 0 ? OVC_REPLY_SENT : OVC_REPLY_FAILED);
-	if(rc == 0) {
+	if(rc == 0 && v->act == OVC_ADM_REJECT) {
 		ovc_adm_replied(ovc_admit_state(), cfg, v);
 		ovc_count_event(OVC_E_FAST_REJECT);
 	}

@@ -62,7 +62,7 @@ static void reject_item(const struct ovc_adm_cfg *cfg, struct ovc_qitem *it,
 		const struct ovc_adm_verdict *v, int may_run)
 {
 	int rc = ovc_reply_raw(
-			ovc_admit_reply(), it->buf, it->len, &it->rcv, NULL);
+			ovc_admit_reply(v), it->buf, it->len, &it->rcv, NULL);
 
 	if(rc > 0 && !may_run)
 		rc = -1;

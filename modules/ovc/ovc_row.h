@@ -36,6 +36,7 @@ enum ovc_event
 	OVC_E_QUEUE_ABSORBED,	/* retransmission of a queued INVITE absorbed */
 	OVC_E_QUEUE_SHUTDOWN,	/* queued INVITE answered at shutdown */
 	OVC_E_AGE_REJECT,		/* INVITE rejected: waited > rxq.max_age_ms */
+	OVC_E_QUEUE_CANCELLED,	/* CANCEL of a queued INVITE answered */
 	OVC_E_COUNT
 };
 

@@ -92,7 +92,7 @@ static void add_queue(rpc_t *rpc, void *th)
 		snprintf(drain, sizeof(drain), "paused");
 	else
 		snprintf(drain, sizeof(drain), "%.1f/s", 1e9 / (double)iv);
-	rpc->struct_add(h, "sdddddffsJJJJ", "state",
+	rpc->struct_add(h, "sdddddffsJJJJJ", "state",
 			ovc_queue_on() ? "on" : "stopping", "size", (int)ovc_queue_cap(),
 			"workers", (int)ovc_q->workers, "max_wait_ms",
 			(int)ovc_queue_max_wait_ms(), "len", (int)ovc_queue_len(),
@@ -109,7 +109,10 @@ static void add_queue(rpc_t *rpc, void *th)
 					&ovc->ev_total[OVC_E_QUEUE_ABSORBED]),
 			"shutdown",
 			(unsigned long long)atomic_load(
-					&ovc->ev_total[OVC_E_QUEUE_SHUTDOWN]));
+					&ovc->ev_total[OVC_E_QUEUE_SHUTDOWN]),
+			"cancelled",
+			(unsigned long long)atomic_load(
+					&ovc->ev_total[OVC_E_QUEUE_CANCELLED]));
 	rpc->struct_add(h, "JJ", "bytes",
 			(unsigned long long)atomic_load(&ovc_q->bytes), "max_bytes",
 			(unsigned long long)ovc_q->max_bytes);
