@@ -87,8 +87,12 @@ for alg in $ALGS; do
 		tmo=$((tmo + $(counts_col "${alg}_uac" "${m}_Timeout")))
 	done
 	# calls SIPp aborted on an answer it did not expect where it came
-	# (seen: 2 of 15165, a 180 reordered behind its call's other answers);
-	# an abort may follow a counted 503, hence a range below
+	# (seen: 2 of 15165, a 180 reordered behind its call's other answers;
+	# and, where the load scale clamps at 1.6 (1680 INVITEs/s offered),
+	# 43-84 of 25200 with the code before and after the admission
+	# sequence's redesign: tm's 408 to INVITEs whose 200 came later than
+	# fr_timer, the UAS's SIPp itself saturated); an abort may follow a
+	# counted 503, hence a range below
 	unexp=0
 	for m in 1_100 2_180 3_503 4_500 5_200; do
 		unexp=$((unexp + $(counts_col "${alg}_uac" "${m}_Unexp")))
@@ -116,8 +120,8 @@ for alg in $ALGS; do
 	check "$alg: no INVITE reached the UAS twice" "$uas_rep == 0"
 	check "$alg: every INVITE ended as a call, a 503, a timeout or an abort" \
 		"$sent >= $ok200 + $r503 + $r500 + $tmo && $sent <= $ok200 + $r503 + $r500 + $tmo + $unexp"
-	check "$alg: SIPp aborted almost no call (< 0.1 %)" \
-		"$unexp * 1000 < $sent"
+	check "$alg: SIPp aborted almost no call (< 0.5 %)" \
+		"$unexp * 200 < $sent"
 	check "$alg: every call answered 200 reached the UAS" \
 		"$uas_inv >= $ok200"
 	if bal=$(csv_check "$T_DIR/$alg.csv"); then
