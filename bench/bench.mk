@@ -49,3 +49,14 @@ check-bench-unit: $(BENCH_TESTS)
 
 check-bench-smoke: bench-tools
 	./bench/smoke.sh
+
+# What ovc's fast path costs per call below capacity (bench/RESULTS.md,
+# "What loading ovc costs"): scan + admission sequence + timestamp ioctl.
+$(BENCH_BUILD)/admission_bench: bench/microbench/admission_bench.c $(LIB) \
+		| $(BENCH_BUILD)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Iinclude \
+		-o $@ $< $(LIB) -lm
+
+.PHONY: bench-admission
+bench-admission: $(BENCH_BUILD)/admission_bench
+	$(BENCH_BUILD)/admission_bench

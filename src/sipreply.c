@@ -185,31 +185,59 @@ static void put_via1(struct wbuf *w, const char *buf,
 }
 
 /* Builds a stateless reply to the scanned request, see sipscan.h. */
+/* Are the request's scan s and the reply parameters p usable? Sets
+ * *iplen to the length of p->src_ip. */
+static int reply_args_ok(const struct ovc_sip_scan *s,
+		const struct ovc_reply_params *p, size_t *iplen)
+{
+	if(p->code < 100 || p->code > 699 || p->src_ip == NULL)
+		return 0;
+	if(p->reason == NULL && p->reason_len != 0)
+		return 0;
+	if(p->reason && !text_ok(p->reason, p->reason_len))
+		return 0;
+	if(p->server && !text_ok(p->server, strlen(p->server)))
+		return 0;
+	*iplen = strlen(p->src_ip);
+	if(!ip_ok(p->src_ip, *iplen))
+		return 0;
+	return s->n_via > 0 && s->n_via <= OVC_SCAN_MAX_VIA && s->from.len > 0
+		   && s->to.len > 0 && s->callid.len > 0 && s->cseq.len > 0;
+}
+
+/* From, To (with ovc's tag where it has none), Call-ID and CSeq, copied
+ * from the request. */
+static void put_dialog_headers(struct wbuf *w, const char *buf,
+		const struct ovc_sip_scan *s, const struct ovc_reply_params *p)
+{
+	char tag[OVC_TOTAG_LEN];
+
+	put(w, "From: ", 6);
+	put_unfold(w, buf, s->from.off, s->from.len);
+	put(w, "\r\nTo: ", 6);
+	put_unfold(w, buf, s->to.off, s->to.len);
+	if(s->totag.len == 0 && p->code > 100) {
+		ovc_sip_totag(p->secret, buf, s, tag);
+		put(w, ";tag=", 5);
+		put(w, tag, OVC_TOTAG_LEN);
+	}
+	put(w, "\r\nCall-ID: ", 11);
+	put(w, buf + s->callid.off, s->callid.len);
+	put(w, "\r\nCSeq: ", 8);
+	put_unfold(w, buf, s->cseq.off, s->cseq.len);
+	put(w, "\r\n", 2);
+}
+
 int ovc_sip_build_reply(const char *buf, const struct ovc_sip_scan *s,
 		const struct ovc_reply_params *p, char *out, size_t outsize)
 {
 	struct wbuf w;
-	char tag[OVC_TOTAG_LEN];
 	size_t iplen;
 	unsigned i;
 
-	if(buf == NULL || s == NULL || p == NULL || out == NULL)
+	if(buf == NULL || s == NULL || p == NULL || out == NULL
+			|| !reply_args_ok(s, p, &iplen))
 		return OVC_EINVAL;
-	if(p->code < 100 || p->code > 699 || p->src_ip == NULL)
-		return OVC_EINVAL;
-	if(p->reason == NULL && p->reason_len != 0)
-		return OVC_EINVAL;
-	if(p->reason && !text_ok(p->reason, p->reason_len))
-		return OVC_EINVAL;
-	if(p->server && !text_ok(p->server, strlen(p->server)))
-		return OVC_EINVAL;
-	iplen = strlen(p->src_ip);
-	if(!ip_ok(p->src_ip, iplen))
-		return OVC_EINVAL;
-	if(s->n_via == 0 || s->n_via > OVC_SCAN_MAX_VIA || s->from.len == 0
-			|| s->to.len == 0 || s->callid.len == 0 || s->cseq.len == 0)
-		return OVC_EINVAL;
-
 	w.p = out;
 	w.n = 0;
 	w.cap = outsize;
@@ -222,7 +250,6 @@ int ovc_sip_build_reply(const char *buf, const struct ovc_sip_scan *s,
 	if(p->reason)
 		put(&w, p->reason, p->reason_len);
 	put(&w, "\r\n", 2);
-
 	for(i = 0; i < s->n_via; i++) {
 		put(&w, "Via: ", 5);
 		if(i == 0)
@@ -231,21 +258,7 @@ int ovc_sip_build_reply(const char *buf, const struct ovc_sip_scan *s,
 			put_unfold(&w, buf, s->via[i].off, s->via[i].len);
 		put(&w, "\r\n", 2);
 	}
-
-	put(&w, "From: ", 6);
-	put_unfold(&w, buf, s->from.off, s->from.len);
-	put(&w, "\r\nTo: ", 6);
-	put_unfold(&w, buf, s->to.off, s->to.len);
-	if(s->totag.len == 0 && p->code > 100) {
-		ovc_sip_totag(p->secret, buf, s, tag);
-		put(&w, ";tag=", 5);
-		put(&w, tag, OVC_TOTAG_LEN);
-	}
-	put(&w, "\r\nCall-ID: ", 11);
-	put(&w, buf + s->callid.off, s->callid.len);
-	put(&w, "\r\nCSeq: ", 8);
-	put_unfold(&w, buf, s->cseq.off, s->cseq.len);
-	put(&w, "\r\n", 2);
+	put_dialog_headers(&w, buf, s, p);
 	if(p->retry_after > 0) {
 		put(&w, "Retry-After: ", 13);
 		put_uint(&w, (unsigned long)p->retry_after);
@@ -257,12 +270,9 @@ int ovc_sip_build_reply(const char *buf, const struct ovc_sip_scan *s,
 		put(&w, "\r\n", 2);
 	}
 	put(&w, "Content-Length: 0\r\n\r\n", 21);
-
 	if(w.bad)
 		return OVC_EINVAL;
-	if(w.over)
-		return OVC_ERANGE;
-	if(w.n > 0x7fffffff)
+	if(w.over || w.n > 0x7fffffff)
 		return OVC_ERANGE;
 	return (int)w.n;
 }

@@ -241,21 +241,15 @@ static size_t parse_param(const char *buf, size_t p, size_t e,
 	return ne;
 }
 
-/* Parses one Via value (via-parm) starting at s, up to e or the next
- * top-level ','. With top set, the value is the top Via: it must be UDP and
- * its fields go to out; otherwise it is only checked (Kamailio parses every
- * Via body it meets and drops the message on a syntax error). Sets *next
- * to the ',' or e. */
-static int parse_via_value(const char *buf, size_t s, size_t e, int top,
-		struct ovc_sip_scan *out, size_t *next)
+/* The sent-protocol of a Via value starting at s (SIP / 2.0 / transport,
+ * LWS allowed around '/'); with top set the transport must be UDP. Sets
+ * *after to where the sent-by starts. Returns 0 or a negative reason. */
+static int parse_sent_protocol(
+		const char *buf, size_t s, size_t e, int top, size_t *after)
 {
-	size_t p, q, last;
-	struct ovc_span name, val, host;
-	uint16_t port = 0;
-	int have_branch = 0, have_rport = 0, have_rcvd = 0;
 	int bad = top ? OVC_SCAN_UNSUPPORTED : OVC_SCAN_MALFORMED;
+	size_t p, q;
 
-	/* sent-protocol: SIP / 2.0 / transport, LWS allowed around '/' */
 	p = skip_lws(buf, s, e);
 	q = skip_token(buf, p, e);
 	if(!span_ieq(buf, (uint32_t)p, (uint32_t)(q - p), "sip"))
@@ -279,9 +273,18 @@ static int parse_via_value(const char *buf, size_t s, size_t e, int top,
 	p = skip_lws(buf, q, e);
 	if(p == q || p >= e)
 		return OVC_SCAN_MALFORMED;
+	*after = p;
+	return 0;
+}
 
-	/* sent-by host: [IPv6], IPv4 or hostname */
-	q = p;
+/* The sent-by at p ([IPv6], IPv4 or hostname, optional :port) into *host
+ * and *port (0: none); *last: where it ends. Returns 0 or
+ * OVC_SCAN_MALFORMED. */
+static int parse_sent_by(const char *buf, size_t p, size_t e,
+		struct ovc_span *host, uint16_t *port, size_t *last)
+{
+	size_t q = p;
+
 	if(buf[p] == '[') {
 		p++;
 		while(p < e && (is_hex((unsigned char)buf[p]) || buf[p] == ':'
@@ -298,20 +301,85 @@ static int parse_via_value(const char *buf, size_t s, size_t e, int top,
 		if(p == q)
 			return OVC_SCAN_MALFORMED;
 	}
-	host = mkspan(q, p);
-	last = p;
+	*host = mkspan(q, p);
+	*last = p;
+	*port = 0;
 	q = skip_lws(buf, p, e);
 	if(q < e && buf[q] == ':') {
-		p = parse_port(buf, skip_lws(buf, q + 1, e), e, &port);
+		p = parse_port(buf, skip_lws(buf, q + 1, e), e, port);
 		if(p == 0)
 			return OVC_SCAN_MALFORMED;
-		last = p;
+		*last = p;
 	}
+	return 0;
+}
+
+/* Which via-params were seen (each at most once). */
+struct via_seen
+{
+	int branch, rport, rcvd;
+};
+
+/* One via-param name[=val] spanning [q, p): rport, received and branch
+ * checked (and, with top set, kept in out). Returns 0 or
+ * OVC_SCAN_MALFORMED. */
+static int take_via_param(const char *buf, struct ovc_span name,
+		struct ovc_span val, size_t q, size_t p, int top,
+		struct via_seen *vs, struct ovc_sip_scan *out)
+{
+	uint16_t port;
+
+	if(span_ieq(buf, name.off, name.len, "rport")) {
+		if(vs->rport++)
+			return OVC_SCAN_MALFORMED;
+		if(val.len
+				&& parse_port(buf, val.off, val.off + val.len, &port)
+						   != val.off + val.len)
+			return OVC_SCAN_MALFORMED;
+		if(top) {
+			out->via1_rport = 1;
+			out->via1_rport_val = val;
+			out->via1_rport_param = mkspan(q, p);
+		}
+	} else if(span_ieq(buf, name.off, name.len, "received")) {
+		if(vs->rcvd++ || val.len == 0 || buf[val.off] == '"')
+			return OVC_SCAN_MALFORMED;
+		if(top) {
+			out->via1_received = val;
+			out->via1_received_param = mkspan(q, p);
+		}
+	} else if(span_ieq(buf, name.off, name.len, "branch")) {
+		if(vs->branch++ || val.len == 0 || buf[val.off] == '"')
+			return OVC_SCAN_MALFORMED;
+		if(top)
+			out->via1_branch = val;
+	}
+	return 0;
+}
+
+/* Parses one Via value (via-parm) starting at s, up to e or the next
+ * top-level ','. With top set, the value is the top Via: it must be UDP and
+ * its fields go to out; otherwise it is only checked (Kamailio parses every
+ * Via body it meets and drops the message on a syntax error). Sets *next
+ * to the ',' or e. */
+static int parse_via_value(const char *buf, size_t s, size_t e, int top,
+		struct ovc_sip_scan *out, size_t *next)
+{
+	struct ovc_span name, val, host;
+	struct via_seen vs = {0, 0, 0};
+	size_t p, q, last;
+	uint16_t port;
+	int r;
+
+	r = parse_sent_protocol(buf, s, e, top, &p);
+	if(r < 0)
+		return r;
+	if(parse_sent_by(buf, p, e, &host, &port, &last) < 0)
+		return OVC_SCAN_MALFORMED;
 	if(top) {
 		out->via1_host = host;
 		out->via1_port = port;
 	}
-
 	/* via-params until the end of the value or the next Via value */
 	for(;;) {
 		p = skip_lws(buf, last, e);
@@ -324,31 +392,8 @@ static int parse_via_value(const char *buf, size_t s, size_t e, int top,
 		if(p == 0)
 			return OVC_SCAN_MALFORMED;
 		last = p;
-		if(span_ieq(buf, name.off, name.len, "rport")) {
-			if(have_rport++)
-				return OVC_SCAN_MALFORMED;
-			if(val.len
-					&& parse_port(buf, val.off, val.off + val.len, &port)
-							   != val.off + val.len)
-				return OVC_SCAN_MALFORMED;
-			if(top) {
-				out->via1_rport = 1;
-				out->via1_rport_val = val;
-				out->via1_rport_param = mkspan(q, p);
-			}
-		} else if(span_ieq(buf, name.off, name.len, "received")) {
-			if(have_rcvd++ || val.len == 0 || buf[val.off] == '"')
-				return OVC_SCAN_MALFORMED;
-			if(top) {
-				out->via1_received = val;
-				out->via1_received_param = mkspan(q, p);
-			}
-		} else if(span_ieq(buf, name.off, name.len, "branch")) {
-			if(have_branch++ || val.len == 0 || buf[val.off] == '"')
-				return OVC_SCAN_MALFORMED;
-			if(top)
-				out->via1_branch = val;
-		}
+		if(take_via_param(buf, name, val, q, p, top, &vs, out) < 0)
+			return OVC_SCAN_MALFORMED;
 	}
 	if(top)
 		out->via1_end = (uint32_t)last;
@@ -646,16 +691,108 @@ static int take_nameaddr(const char *buf, size_t vs, size_t ve, int *seen,
 }
 
 /* Scans a raw SIP request, see sipscan.h. */
+/* Headers seen once at most, and the body length announced. */
+struct seen
+{
+	int from, to, callid, cseq, clen;
+	uint32_t clen_v; /* Content-Length value */
+};
+
+/* One header line starting at p (not the blank line): its name [*ls,
+ * *ne), its value [*vs, *ve) without surrounding LWS, and where the next
+ * line starts (*next). Returns 0 or a negative OVC_SCAN_* reason. */
+static int scan_header_line(const char *buf, size_t len, size_t p, size_t *ls,
+		size_t *ne, size_t *vs, size_t *ve, size_t *next)
+{
+	int r;
+
+	if(buf[p] == '\n')
+		return OVC_SCAN_UNSUPPORTED;
+	*ls = p;
+	*ne = skip_token(buf, p, len);
+	if(*ne == *ls)
+		return OVC_SCAN_MALFORMED; /* also: leading LWS */
+	p = *ne;
+	while(p < len && is_ws((unsigned char)buf[p]))
+		p++;
+	if(p - *ls > MAX_LINE)
+		return OVC_SCAN_TOO_LONG;
+	if(p >= len)
+		return OVC_SCAN_TRUNCATED;
+	if(buf[p] != ':')
+		return OVC_SCAN_MALFORMED;
+	r = scan_line_end(buf, len, *ls, p + 1, ve);
+	if(r < 0)
+		return r;
+	*next = *ve + 2;
+	*vs = skip_lws(buf, p + 1, *ve);
+	while(*ve > *vs && is_lws((unsigned char)buf[*ve - 1]))
+		(*ve)--;
+	return 0;
+}
+
+/* The Call-ID value [vs, ve): one token, no LWS inside. */
+static int take_callid(const char *buf, size_t vs, size_t ve, struct seen *sn,
+		struct ovc_sip_scan *out)
+{
+	size_t p;
+
+	if(sn->callid++)
+		return OVC_SCAN_DUPLICATE;
+	if(vs == ve)
+		return OVC_SCAN_MALFORMED;
+	for(p = vs; p < ve; p++) {
+		if(is_lws((unsigned char)buf[p]))
+			return OVC_SCAN_MALFORMED;
+	}
+	out->callid = mkspan(vs, ve);
+	return 0;
+}
+
+/* Takes the value [vs, ve) of a header of kind k into out. Returns 0 or a
+ * negative OVC_SCAN_* reason. */
+static int take_header(const char *buf, enum hdr_kind k, size_t vs,
+		size_t ve, struct seen *sn, struct ovc_sip_scan *out)
+{
+	switch(k) {
+		case H_VIA:
+			if(vs == ve)
+				return OVC_SCAN_MALFORMED;
+			if(out->n_via >= OVC_SCAN_MAX_VIA)
+				return OVC_SCAN_TOO_MANY_VIA;
+			out->via[out->n_via++] = mkspan(vs, ve);
+			return parse_via_line(buf, vs, ve, out->n_via == 1, out);
+		case H_FROM:
+			return take_nameaddr(
+					buf, vs, ve, &sn->from, &out->from, &out->fromtag);
+		case H_TO:
+			return take_nameaddr(buf, vs, ve, &sn->to, &out->to, &out->totag);
+		case H_CALLID:
+			return take_callid(buf, vs, ve, sn, out);
+		case H_CSEQ:
+			if(sn->cseq++)
+				return OVC_SCAN_DUPLICATE;
+			out->cseq = mkspan(vs, ve);
+			return parse_cseq(buf, vs, ve, out);
+		case H_CLEN:
+			if(sn->clen++)
+				return OVC_SCAN_DUPLICATE;
+			return parse_clen(buf, vs, ve, &sn->clen_v);
+		default:
+			return 0;
+	}
+}
+
 int ovc_sip_scan(const char *buf, size_t len, struct ovc_sip_scan *out)
 {
-	size_t p, ls, ne, vs, ve, hv;
-	int r, seen_from = 0, seen_to = 0, seen_callid = 0, seen_cseq = 0;
-	int seen_clen = 0;
-	uint32_t clen = 0;
+	size_t p, ls, ne, vs, ve, next;
+	struct seen sn;
+	int r;
 
 	if(out == NULL)
 		return OVC_SCAN_MALFORMED;
 	memset(out, 0, sizeof(*out));
+	memset(&sn, 0, sizeof(sn));
 	if(buf == NULL)
 		return OVC_SCAN_MALFORMED;
 	if(len > MAX_MSG)
@@ -674,90 +811,21 @@ int ovc_sip_scan(const char *buf, size_t len, struct ovc_sip_scan *out)
 			out->hdr_end = (uint32_t)(p + 2);
 			break;
 		}
-		if(buf[p] == '\n')
-			return OVC_SCAN_UNSUPPORTED;
-		ls = p;
-		ne = skip_token(buf, p, len);
-		if(ne == ls)
-			return OVC_SCAN_MALFORMED; /* also: leading LWS */
-		p = ne;
-		while(p < len && is_ws((unsigned char)buf[p]))
-			p++;
-		if(p - ls > MAX_LINE)
-			return OVC_SCAN_TOO_LONG;
-		if(p >= len)
-			return OVC_SCAN_TRUNCATED;
-		if(buf[p] != ':')
-			return OVC_SCAN_MALFORMED;
-		r = scan_line_end(buf, len, ls, p + 1, &ve);
+		r = scan_header_line(buf, len, p, &ls, &ne, &vs, &ve, &next);
 		if(r < 0)
 			return r;
-		hv = ve + 2;
-		vs = skip_lws(buf, p + 1, ve);
-		while(ve > vs && is_lws((unsigned char)buf[ve - 1]))
-			ve--;
-		switch(header_kind(buf, ls, ne)) {
-			case H_VIA:
-				if(vs == ve)
-					return OVC_SCAN_MALFORMED;
-				if(out->n_via >= OVC_SCAN_MAX_VIA)
-					return OVC_SCAN_TOO_MANY_VIA;
-				out->via[out->n_via++] = mkspan(vs, ve);
-				r = parse_via_line(buf, vs, ve, out->n_via == 1, out);
-				if(r < 0)
-					return r;
-				break;
-			case H_FROM:
-				r = take_nameaddr(
-						buf, vs, ve, &seen_from, &out->from, &out->fromtag);
-				if(r < 0)
-					return r;
-				break;
-			case H_TO:
-				r = take_nameaddr(
-						buf, vs, ve, &seen_to, &out->to, &out->totag);
-				if(r < 0)
-					return r;
-				break;
-			case H_CALLID:
-				if(seen_callid++)
-					return OVC_SCAN_DUPLICATE;
-				if(vs == ve)
-					return OVC_SCAN_MALFORMED;
-				for(p = vs; p < ve; p++) {
-					if(is_lws((unsigned char)buf[p]))
-						return OVC_SCAN_MALFORMED;
-				}
-				out->callid = mkspan(vs, ve);
-				break;
-			case H_CSEQ:
-				if(seen_cseq++)
-					return OVC_SCAN_DUPLICATE;
-				out->cseq = mkspan(vs, ve);
-				r = parse_cseq(buf, vs, ve, out);
-				if(r < 0)
-					return r;
-				break;
-			case H_CLEN:
-				if(seen_clen++)
-					return OVC_SCAN_DUPLICATE;
-				r = parse_clen(buf, vs, ve, &clen);
-				if(r < 0)
-					return r;
-				break;
-			default:
-				break;
-		}
-		p = hv;
+		r = take_header(buf, header_kind(buf, ls, ne), vs, ve, &sn, out);
+		if(r < 0)
+			return r;
+		p = next;
 	}
-	if(out->n_via == 0 || !seen_from || !seen_to || !seen_callid
-			|| !seen_cseq)
+	if(out->n_via == 0 || !sn.from || !sn.to || !sn.callid || !sn.cseq)
 		return OVC_SCAN_MISSING;
 	/* a datagram ending before the announced body is an error (RFC 3261
 	 * 18.3); extra bytes after it are ignored */
-	if(seen_clen && clen > len - out->hdr_end)
+	if(sn.clen && sn.clen_v > len - out->hdr_end)
 		return OVC_SCAN_MALFORMED;
-	out->msg_end = seen_clen ? out->hdr_end + clen : (uint32_t)len;
+	out->msg_end = sn.clen ? out->hdr_end + sn.clen_v : (uint32_t)len;
 	return OVC_SCAN_OK;
 }
 

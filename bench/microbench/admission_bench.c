@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - microbenchmark of what ovc adds per call on a proxy below
+ * capacity: the fast path's work on the three requests of a call a proxy
+ * receives from its caller (INVITE, ACK, BYE; the responses are passed on
+ * after an 8-byte compare), i.e. the raw scan and the admission sequence
+ * (ovc_adm_decide() with the default algorithm, occ, accepting
+ * everything), plus the receive-timestamp ioctl the age check makes per
+ * initial INVITE. Calls are distinct (4096 Call-IDs, the decision memory's
+ * clock moving so that every INVITE takes the whole sequence: hash,
+ * memory probe, acceptor, memory store). Best of several rounds, one
+ * thread: what shared counters cost across processes is not in it.
+ *
+ * Usage: admission_bench [calls per round] (default 1000000)
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <arpa/inet.h>
+#include <linux/sockios.h>
+#include <netinet/in.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "ovc/admission.h"
+
+#define NCALL 4096
+#define ROUNDS 7
+
+static const char sdp[] = "v=0\r\n"
+						  "o=user1 53655765 2353687637 IN IP4 192.0.2.10\r\n"
+						  "s=-\r\n"
+						  "c=IN IP4 192.0.2.10\r\n"
+						  "t=0 0\r\n"
+						  "m=audio 6000 RTP/AVP 0\r\n"
+						  "a=rtpmap:0 PCMU/8000\r\n";
+
+/* One request of SIPp's uac scenario for call i: method m (INVITE, ACK
+ * or BYE; the last two in the dialog, with the UAS's To-tag). */
+static size_t make_req(char *b, size_t size, int i, const char *m)
+{
+	int inv = strcmp(m, "INVITE") == 0;
+
+	return (size_t)snprintf(b, size,
+			"%s sip:service@192.0.2.1:5060 SIP/2.0\r\n"
+			"Via: SIP/2.0/UDP 192.0.2.10:5061;branch=z9hG4bK-%d-%s\r\n"
+			"From: sipp <sip:sipp@192.0.2.10:5061>;tag=4242SIPpTag00%d\r\n"
+			"To: service <sip:service@192.0.2.1:5060>%s\r\n"
+			"Call-ID: %d-4242@192.0.2.10\r\n"
+			"CSeq: %d %s\r\n"
+			"Contact: sip:sipp@192.0.2.10:5061\r\n"
+			"Max-Forwards: 70\r\n"
+			"Subject: Performance Test\r\n"
+			"%s"
+			"Content-Length: %zu\r\n"
+			"\r\n%s",
+			m, i, m, i, inv ? "" : ";tag=1234SIPpTag01", i,
+			strcmp(m, "BYE") == 0 ? 2 : 1, m,
+			inv ? "Content-Type: application/sdp\r\n" : "",
+			inv ? strlen(sdp) : 0, inv ? sdp : "");
+}
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int64_t no_age(void *ctx)
+{
+	return 0;
+}
+
+/* Best ns per receive-timestamp ioctl on a UDP socket that has received
+ * a datagram; -1 where the kernel refuses. */
+static double stamp_ns(long iters)
+{
+	struct sockaddr_in a;
+	socklen_t alen = sizeof(a);
+	struct timespec ts;
+	double t0, best = 1e30, ns;
+	char c = 'x';
+	int rx, tx, round;
+	long it;
+
+	rx = socket(AF_INET, SOCK_DGRAM, 0);
+	tx = socket(AF_INET, SOCK_DGRAM, 0);
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if(rx < 0 || tx < 0 || bind(rx, (struct sockaddr *)&a, sizeof(a)) < 0
+			|| getsockname(rx, (struct sockaddr *)&a, &alen) < 0
+			|| sendto(tx, &c, 1, 0, (struct sockaddr *)&a, sizeof(a)) != 1
+			|| recv(rx, &c, 1, 0) != 1
+			|| ioctl(rx, SIOCGSTAMPNS, &ts) < 0)
+		return -1;
+	for(round = 0; round < ROUNDS; round++) {
+		t0 = now_ns();
+		for(it = 0; it < iters; it++)
+			ioctl(rx, SIOCGSTAMPNS, &ts);
+		ns = (now_ns() - t0) / (double)iters;
+		if(ns < best)
+			best = ns;
+	}
+	close(rx);
+	close(tx);
+	return best;
+}
+
+/* The fast path's work on one request: scan, then the sequence. */
+static unsigned one(const struct ovc_adm_state *st, struct ovc_adm_cfg *cfg,
+		const struct ovc_adm_sources *src, const char *buf, size_t len)
+{
+	struct ovc_sip_scan sc;
+	struct ovc_adm_verdict v;
+	struct ovc_adm_req r;
+
+	if(ovc_sip_scan(buf, len, &sc) != OVC_SCAN_OK)
+		return 1000;
+	r.c = sc.totag.len > 0 ? OVC_CLASS_INDIALOG
+						   : (sc.method == OVC_M_INVITE ? OVC_CLASS_INVITE
+														: OVC_CLASS_OTHER);
+	r.m = sc.method;
+	r.buf = buf;
+	r.len = len;
+	r.sc = &sc;
+	r.ruri = buf + sc.ruri.off;
+	r.ruri_len = sc.ruri.len;
+	ovc_adm_decide(st, cfg, src, &r, &v);
+	return (unsigned)v.act;
+}
+
+int main(int argc, char **argv)
+{
+	static char msg[3][NCALL][1024];
+	static const char *const meth[3] = {"INVITE", "ACK", "BYE"};
+	static size_t len[3][NCALL];
+	struct ovc_rejmem *mem = malloc(sizeof(*mem));
+	struct ovc_acceptor acc, acc_arrival;
+	struct ovc_adm_state st;
+	struct ovc_adm_cfg cfg;
+	struct ovc_adm_sources src = {NULL, no_age, NULL, NULL};
+	long iters = argc > 1 ? atol(argv[1]) : 1000000;
+	double t0, ns, best[3] = {1e30, 1e30, 1e30}, stamp;
+	volatile unsigned sink = 0;
+	int k, i, round;
+	long it;
+
+	if(mem == NULL)
+		return 1;
+	for(k = 0; k < 3; k++)
+		for(i = 0; i < NCALL; i++)
+			len[k][i] = make_req(msg[k][i], sizeof(msg[k][i]), i, meth[k]);
+	ovc_rejmem_init(mem);
+	ovc_acceptor_init(&acc, 1.0);
+	ovc_acceptor_init(&acc_arrival, 1.0);
+	st.mem = mem;
+	st.acc = &acc;
+	st.acc_arrival = &acc_arrival;
+	st.emerg = NULL;
+	st.secret = 0x0123456789abcdefULL;
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.t = ovc_alg_traits(OVC_ALG_OCC);
+	cfg.max_age_ms = 100;
+	for(k = 0; k < 3; k++) {
+		if(one(&st, &cfg, &src, msg[k][0], len[k][0]) != OVC_ADM_ADMIT) {
+			fprintf(stderr, "%s of the corpus is not admitted\n", meth[k]);
+			return 1;
+		}
+	}
+	for(round = 0; round < ROUNDS; round++) {
+		for(k = 0; k < 3; k++) {
+			t0 = now_ns();
+			for(it = 0; it < iters; it++) {
+				i = (int)(it & (NCALL - 1));
+				if(i == 0)
+					cfg.now_s += OVC_ADM_MEMORY_S + 1; /* all new calls */
+				sink += one(&st, &cfg, &src, msg[k][i], len[k][i]);
+			}
+			ns = (now_ns() - t0) / (double)iters;
+			if(ns < best[k])
+				best[k] = ns;
+		}
+	}
+	stamp = stamp_ns(iters);
+	printf("per request, ns (scan + admission sequence, occ, f = 1):\n");
+	for(k = 0; k < 3; k++)
+		printf("  %-6s %7.1f  (%zu bytes)\n", meth[k], best[k], len[k][0]);
+	printf("receive-timestamp ioctl per initial INVITE, ns: %.1f\n", stamp);
+	printf("per call (INVITE + ACK + BYE + ioctl), ns: %.1f\n",
+			best[0] + best[1] + best[2] + (stamp > 0 ? stamp : 0));
+	free(mem);
+	return sink == 0xffffffffu;
+}
