@@ -26,6 +26,7 @@
 
 #include "ovc_admit.h"
 #include "ovc_modparams.h"
+#include "ovc_onset.h"
 #include "ovc_qworker.h"
 #include "ovc_rpc.h"
 #include "ovc_rxq.h"
@@ -268,6 +269,12 @@ static int mod_init(void)
 			< 0) {
 		LM_ERR("cannot initialise ovc's shared state\n");
 		return -1;
+	}
+	{
+		/* the derived receive-queue settings in force from the start */
+		struct ovc_rxq_eff eff;
+
+		ovc_onset_settings(&ovc_mp_params()->rxq, &eff);
 	}
 	if(ovc_rs_init(ovc_mp_params()) < 0)
 		goto error;

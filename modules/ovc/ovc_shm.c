@@ -9,7 +9,6 @@
 #include "core/dprint.h"
 #include "core/mem/shm_mem.h"
 
-#include "ovc_onset.h"
 #include "ovc_shm.h"
 
 struct ovc_shm *ovc = NULL;
@@ -98,11 +97,6 @@ int ovc_shm_init(const struct ovc_params *params, enum ovc_alg alg,
 	ovc_dstore(&ovc->f, 1.0);
 	ovc_dstore(&ovc->f_eff, 1.0);
 	ovc_dstore(&ovc->rxq_guard_f, 1.0);
-	{
-		struct ovc_rxq_eff eff;
-
-		ovc_onset_settings(&params->rxq, &eff);
-	}
 	ovc->hist_size = hist_size;
 	clock_gettime(CLOCK_REALTIME, &rt);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
