@@ -199,7 +199,8 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 		return;
 	}
 	ctl = ovc_adm_controlled(cfg->t, cfg->single, ack_cancel, r->c);
-	age_on = initial && cfg->max_age_ms > 0;
+	/* below capacity a wait is a burst the proxy absorbs, not a loss */
+	age_on = initial && cfg->max_age_ms > 0 && cfg->overloaded;
 	if(!ctl && !age_on) {
 		verdict(v, OVC_ADM_ADMIT, 0);
 		return;

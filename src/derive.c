@@ -35,6 +35,7 @@ void ovc_derive_rxq(const struct ovc_rxq_params *p, double stall_ms,
 	}
 	out->guard_ms = p->guard_ms >= 0 ? p->guard_ms : t1 / 10;
 	out->onset_ms = p->onset_ms >= 0 ? p->onset_ms : t1 / 25;
+	out->enter_ms = p->onset_ms >= 0 ? p->onset_ms : t1 / 2;
 }
 
 unsigned ovc_derive_rcvbuf_msgs(

@@ -13,19 +13,28 @@ void ovc_onset_init(struct ovc_onset *o)
 	memset(o, 0, sizeof(*o));
 }
 
-int ovc_onset_step(struct ovc_onset *o, double min_wait_ms, double onset_ms,
-		double dt_s, double hold_s)
+/* Did an overload end less than rearm_s ago? */
+static int rearmed(const struct ovc_onset *o, const struct ovc_onset_cfg *c)
 {
+	return o->onsets > 0 && o->quiet_s < c->hold_s + c->rearm_s;
+}
+
+int ovc_onset_step(struct ovc_onset *o, const struct ovc_onset_cfg *c,
+		double min_wait_ms, double dt_s)
+{
+	double least = c->onset_ms;
 	int evidence;
 
-	if(!(onset_ms > 0)) {
+	if(!(c->onset_ms > 0)) {
 		if(!o->on)
 			o->onsets++;
 		o->on = 1;
 		o->quiet_s = 0;
 		return 1;
 	}
-	evidence = isfinite(min_wait_ms) && min_wait_ms > onset_ms;
+	if(!o->on && c->enter_ms > least && !rearmed(o, c))
+		least = c->enter_ms;
+	evidence = isfinite(min_wait_ms) && min_wait_ms > least;
 	if(evidence) {
 		if(!o->on)
 			o->onsets++;
@@ -35,7 +44,7 @@ int ovc_onset_step(struct ovc_onset *o, double min_wait_ms, double onset_ms,
 	}
 	if(isfinite(dt_s) && dt_s > 0)
 		o->quiet_s += dt_s;
-	if(o->on && !(o->quiet_s < hold_s))
+	if(o->on && !(o->quiet_s < c->hold_s))
 		o->on = 0;
 	return o->on;
 }

@@ -175,8 +175,9 @@ static const struct ovc_param_def param_table[] = {
 		"max(T1/5, CFS stall + T1/25))"},
 	{"rxq.onset_ms", D, -1, -1, 60000, OFF(rxq.onset_ms), "ms",
 		"overload is evident when even the freshest initial INVITE of a "
-		"window waited longer; below it nothing is refused (0: always "
-		"overloaded, the papers' behaviour; -1: T1/25)"},
+		"window waited longer (T1/2 to start an overload); below it "
+		"nothing is refused (0: always overloaded, the papers' "
+		"behaviour; -1: T1/25)"},
 	{"rxq.t1_ms", U, 500, 50, 10000, OFF(rxq.t1_ms), "ms",
 		"RFC 3261 T1 of the callers, the base of the derived rxq settings"},
 };

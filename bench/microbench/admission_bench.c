@@ -168,6 +168,7 @@ int main(int argc, char **argv)
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.t = ovc_alg_traits(OVC_ALG_OCC);
 	cfg.max_age_ms = 100;
+	cfg.overloaded = 1; /* the age check too */
 	for(k = 0; k < 3; k++) {
 		if(one(&st, &cfg, &src, msg[k][0], len[k][0]) != OVC_ADM_ADMIT) {
 			fprintf(stderr, "%s of the corpus is not admitted\n", meth[k]);

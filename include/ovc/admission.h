@@ -66,6 +66,8 @@ struct ovc_adm_cfg
 							 ACK and CANCEL is controlled */
 	int dry_run;		  /* decide and count, never refuse */
 	unsigned max_age_ms;  /* rxq.max_age_ms in force, 0: no age check */
+	int overloaded;		  /* overload evident (ovc_onset.h): the age
+							 check applies only then */
 	int queue_on;		  /* the in-core INVITE queue runs */
 	uint32_t now_s;		  /* monotonic second, for the memory */
 };

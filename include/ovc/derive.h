@@ -27,6 +27,7 @@ struct ovc_rxq_eff
 	unsigned max_age_ms; /* age limit of an initial INVITE */
 	double guard_ms;	 /* wait above which the guard caps f */
 	double onset_ms;	 /* least wait that is evidence of overload */
+	double enter_ms;	 /* least wait that starts an overload */
 };
 
 /* Resolves p's auto (negative) values for a quota stall of stall_ms:
@@ -35,7 +36,11 @@ struct ovc_rxq_eff
  *                serves every INVITE within one stall;
  *   guard_ms   = T1 / 10;
  *   onset_ms   = T1 / 25: below capacity the freshest INVITE of a window
- *                longer than a CFS period waited less than this.
+ *                longer than a CFS period waited less than this;
+ *   enter_ms   = T1 / 2: a backlog younger than this still sets calls up
+ *                before the caller's first retransmission, with the other
+ *                half of T1 for the call's own path: a burst, not yet an
+ *                overload (an onset_ms given sets enter_ms too).
  * A non-negative value in p is taken as given. */
 void ovc_derive_rxq(const struct ovc_rxq_params *p, double stall_ms,
 		struct ovc_rxq_eff *out);

@@ -5,8 +5,14 @@
  * period (or, without a quota, at once), so in any window of two periods
  * at least one initial INVITE waited almost nothing. When even the
  * freshest INVITE of a window waited longer than onset_ms, work arrives
- * faster than it is served. Overload ends when the windows have shown no
- * such evidence for hold_s. While there is no overload ovc refuses nothing
+ * faster than it is served. Entering overload takes more: the freshest
+ * INVITE waited longer than enter_ms, a backlog that would delay calls
+ * towards the caller's retransmission; shorter waits are bursts (a CPU
+ * quota's stall, the first wave of freed transactions) the proxy absorbs.
+ * Overload ends when the windows have shown no evidence (onset_ms) for
+ * hold_s; for rearm_s after that, onset_ms starts the next one (a
+ * controlled overload empties the queue it is judged by, and should not
+ * have to build a backlog of enter_ms again each time). While there is no overload ovc refuses nothing
  * (the controllers' fractions are not applied), so a busy but healthy
  * proxy loses no call.
  */
@@ -20,15 +26,27 @@ struct ovc_onset
 	unsigned onsets; /* transitions to overload so far */
 };
 
+/* The thresholds, derived by ovc_derive_rxq() and ovc_onset_tick(). */
+struct ovc_onset_cfg
+{
+	double enter_ms; /* least wait that starts an overload, ms */
+	double onset_ms; /* least wait that keeps one (<= 0: always on), ms */
+	double hold_s;	 /* quiet time that ends one, s */
+	double rearm_s;	 /* after an overload ended, how long a wait past
+						onset_ms starts the next one, s */
+};
+
 /* Starts with no overload. */
 void ovc_onset_init(struct ovc_onset *o);
 
 /* One window of dt_s seconds in which the least wait of any INVITE was
- * min_wait_ms (< 0 or NaN: no INVITE seen, which is no evidence). Evidence
- * when min_wait_ms > onset_ms; onset_ms <= 0 switches the test off (always
- * overloaded: the controllers act as in their papers). Returns 1 while
- * overload is evident or was within the last hold_s seconds, else 0. */
-int ovc_onset_step(struct ovc_onset *o, double min_wait_ms, double onset_ms,
-		double dt_s, double hold_s);
+ * min_wait_ms (< 0 or NaN: no INVITE seen, which is no evidence), ms.
+ * Evidence when min_wait_ms > onset_ms in overload or within rearm_s of
+ * its end, else when min_wait_ms > max(enter_ms, onset_ms). onset_ms <= 0
+ * switches the test off (always overloaded: the controllers act as in
+ * their papers). Returns 1 while overload is evident or was within the
+ * last hold_s seconds, else 0. */
+int ovc_onset_step(struct ovc_onset *o, const struct ovc_onset_cfg *c,
+		double min_wait_ms, double dt_s);
 
 #endif

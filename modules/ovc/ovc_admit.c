@@ -62,6 +62,7 @@ void ovc_admit_settings(struct ovc_adm_cfg *cfg)
 	cfg->dry_run = atomic_load_explicit(&ovc->dry_run, memory_order_relaxed);
 	cfg->max_age_ms = atomic_load_explicit(
 			&ovc->rxq_max_age_ms, memory_order_relaxed);
+	cfg->overloaded = ovc_overloaded();
 	cfg->queue_on = ovc_queue_on();
 	cfg->now_s = (uint32_t)ovc_now_sec_coarse();
 }

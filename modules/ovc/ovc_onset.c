@@ -40,6 +40,7 @@ void ovc_onset_settings(
 	atomic_store(&ovc->rxq_max_age_ms, eff->max_age_ms);
 	ovc_dstore(&ovc->guard_ms, eff->guard_ms);
 	ovc_dstore(&ovc->onset_ms, eff->onset_ms);
+	ovc_dstore(&ovc->onset_enter_ms, eff->enter_ms);
 	ovc_dstore(&ovc->stall_ms, stall);
 }
 
@@ -54,6 +55,7 @@ static double take_min_ms(_Atomic uint64_t *m)
 int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 		unsigned t1_ms, double queue_target_s)
 {
+	struct ovc_onset_cfg cfg;
 	double win_ms, rx, q, least;
 	uint64_t invites, refused;
 	int on;
@@ -89,10 +91,15 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 							 are the evidence while they last */
 	window_invites = invites;
 	window_refused = refused;
-	on = ovc_onset_step(&onset, least, eff->onset_ms,
-			(double)(now - window_start) / 1e9, 2.0 * t1_ms / 1000.0);
-	if(ovc_traits_now()->controlled == 0)
-		on = 0; /* nothing is controlled, nothing to report */
+	cfg.enter_ms = eff->enter_ms;
+	cfg.onset_ms = eff->onset_ms;
+	cfg.hold_s = 2.0 * t1_ms / 1000.0;
+	cfg.rearm_s = 64.0 * t1_ms / 1000.0;
+	on = ovc_onset_step(&onset, &cfg, least, (double)(now - window_start) / 1e9);
+	if(ovc_traits_now()->controlled == 0
+			&& atomic_load(&ovc->rxq_max_age_ms) == 0)
+		on = 0; /* nothing is controlled, nothing to report (an age limit
+				   set under none acts in overload) */
 	window_start = now;
 	atomic_store(&ovc->overload, on);
 	atomic_store(&ovc->onsets, onset.onsets);

@@ -131,9 +131,10 @@ static void add_rxq(rpc_t *rpc, void *th)
 	/* the settings in force (derived where the parameters say auto) */
 	guard_ms = ovc_dload(&ovc->guard_ms);
 	max_age = atomic_load(&ovc->rxq_max_age_ms);
-	rpc->struct_add(h, "dJffdff", "overload", atomic_load(&ovc->overload),
+	rpc->struct_add(h, "dJfffdff", "overload", atomic_load(&ovc->overload),
 			"onsets", (unsigned long long)atomic_load(&ovc->onsets),
-			"onset_ms", ovc_dload(&ovc->onset_ms), "stall_ms",
+			"onset_ms", ovc_dload(&ovc->onset_ms), "onset_enter_ms",
+			ovc_dload(&ovc->onset_enter_ms), "stall_ms",
 			ovc_dload(&ovc->stall_ms), "rcvbuf_udp_msgs", ovc_rcvbuf_udp,
 			"cpu_reject", ovc_dload(&ovc->cpu_reject), "capacity_cps",
 			ovc_dload(&ovc->capacity));

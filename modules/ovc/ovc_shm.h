@@ -94,6 +94,7 @@ struct ovc_shm
 										 window */
 	ovc_atomic_double guard_ms;		/* rxq.guard_ms in force (derived) */
 	ovc_atomic_double onset_ms;		/* rxq.onset_ms in force (derived) */
+	ovc_atomic_double onset_enter_ms; /* wait that starts an overload */
 	ovc_atomic_double stall_ms;		/* CFS stall of the detected quota */
 
 	/* counters */

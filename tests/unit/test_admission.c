@@ -98,6 +98,7 @@ static void setup(void)
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.t = ovc_alg_traits(OVC_ALG_OCC);
 	cfg.now_s = 100;
+	cfg.overloaded = 1;
 	src.ctx = NULL;
 	src.age_ns = age_of;
 	src.dialog = dialog_of;
@@ -283,6 +284,25 @@ START_TEST(test_age)
 	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_ADMIT);
 	fake_age = 150 * OVC_NS_PER_MS;
 	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_ADMIT);
+}
+END_TEST
+
+/* Without overload evidence a long wait is a burst the proxy absorbs: the
+ * age check refuses nothing, whatever the algorithm. */
+START_TEST(test_age_only_in_overload)
+{
+	struct ovc_adm_verdict v;
+
+	cfg.overloaded = 0;
+	cfg.max_age_ms = 100;
+	fake_age = 450 * OVC_NS_PER_MS;
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, 0);
+	/* the age is still read: it is the overload evidence */
+	ck_assert_int_eq(age_asked, 1);
+	cfg.overloaded = 1;
+	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_REJECT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_AGED);
 }
 END_TEST
 
@@ -520,6 +540,7 @@ Suite *make_suite_admission(void)
 	tcase_add_test(tc, test_retransmission_rejected);
 	tcase_add_test(tc, test_retransmission_admitted);
 	tcase_add_test(tc, test_age);
+	tcase_add_test(tc, test_age_only_in_overload);
 	tcase_add_test(tc, test_emergency_pass);
 	tcase_add_test(tc, test_own_ack_absorbed);
 	tcase_add_test(tc, test_dialog_limits);

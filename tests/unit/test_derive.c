@@ -37,6 +37,7 @@ START_TEST(test_rxq_auto)
 	ck_assert_uint_eq(e.max_age_ms, 100);
 	ck_assert_double_eq_tol(e.guard_ms, 50, 1e-12);
 	ck_assert_double_eq_tol(e.onset_ms, 20, 1e-12);
+	ck_assert_double_eq_tol(e.enter_ms, 250, 1e-12);
 	/* the test machine's quota (20 ms / 100 ms): stall 80 + T1/25 */
 	ovc_derive_rxq(&p, 80, &e);
 	ck_assert_uint_eq(e.max_age_ms, 100);
@@ -50,6 +51,7 @@ START_TEST(test_rxq_auto)
 	ck_assert_uint_eq(e.max_age_ms, 200);
 	ck_assert_double_eq_tol(e.guard_ms, 100, 1e-12);
 	ck_assert_double_eq_tol(e.onset_ms, 40, 1e-12);
+	ck_assert_double_eq_tol(e.enter_ms, 500, 1e-12);
 	/* a negative or NaN stall counts as none */
 	ovc_derive_rxq(&p, NAN, &e);
 	ck_assert_uint_eq(e.max_age_ms, 200);
@@ -68,6 +70,7 @@ START_TEST(test_rxq_explicit)
 	ovc_derive_rxq(&p, 80, &e);
 	ck_assert_uint_eq(e.max_age_ms, 0);
 	ck_assert(e.guard_ms == 0 && e.onset_ms == 0);
+	ck_assert(e.enter_ms == 0);
 	p.max_age_ms = 250;
 	p.guard_ms = 70;
 	p.onset_ms = 5;
@@ -75,6 +78,7 @@ START_TEST(test_rxq_explicit)
 	ck_assert_uint_eq(e.max_age_ms, 250);
 	ck_assert_double_eq_tol(e.guard_ms, 70, 1e-12);
 	ck_assert_double_eq_tol(e.onset_ms, 5, 1e-12);
+	ck_assert_double_eq_tol(e.enter_ms, 5, 1e-12);
 }
 END_TEST
 

@@ -9,6 +9,15 @@
 #include "ovc/onset.h"
 #include "suites.h"
 
+/* One window with the thresholds given; no re-arming after an overload. */
+static int step(struct ovc_onset *o, double wait_ms, double enter_ms,
+		double onset_ms, double dt_s, double hold_s)
+{
+	struct ovc_onset_cfg c = {enter_ms, onset_ms, hold_s, 0};
+
+	return ovc_onset_step(o, &c, wait_ms, dt_s);
+}
+
 START_TEST(test_below_capacity)
 {
 	struct ovc_onset o;
@@ -18,13 +27,13 @@ START_TEST(test_below_capacity)
 	 * freshest INVITE of every window waited almost nothing */
 	ovc_onset_init(&o);
 	for(i = 0; i < 100; i++)
-		ck_assert_int_eq(ovc_onset_step(&o, 0.3, 20, 0.2, 1.0), 0);
+		ck_assert_int_eq(step(&o, 0.3, 20, 20, 0.2, 1.0), 0);
 	ck_assert_uint_eq(o.onsets, 0);
 	/* no INVITE at all: no evidence */
-	ck_assert_int_eq(ovc_onset_step(&o, -1, 20, 0.2, 1.0), 0);
-	ck_assert_int_eq(ovc_onset_step(&o, NAN, 20, 0.2, 1.0), 0);
+	ck_assert_int_eq(step(&o, -1, 20, 20, 0.2, 1.0), 0);
+	ck_assert_int_eq(step(&o, NAN, 20, 20, 0.2, 1.0), 0);
 	/* exactly the threshold is not above it */
-	ck_assert_int_eq(ovc_onset_step(&o, 20, 20, 0.2, 1.0), 0);
+	ck_assert_int_eq(step(&o, 20, 20, 20, 0.2, 1.0), 0);
 }
 END_TEST
 
@@ -35,21 +44,21 @@ START_TEST(test_onset_and_hold)
 
 	ovc_onset_init(&o);
 	/* one window in which every INVITE waited > 20 ms: overload */
-	ck_assert_int_eq(ovc_onset_step(&o, 35, 20, 0.2, 1.0), 1);
+	ck_assert_int_eq(step(&o, 35, 20, 20, 0.2, 1.0), 1);
 	ck_assert_uint_eq(o.onsets, 1);
 	/* quiet windows: still overloaded until 1 s has passed */
 	for(i = 0; i < 4; i++)
-		ck_assert_int_eq(ovc_onset_step(&o, 1, 20, 0.2, 1.0), 1);
+		ck_assert_int_eq(step(&o, 1, 20, 20, 0.2, 1.0), 1);
 	/* evidence again restarts the hold, and is the same episode */
-	ck_assert_int_eq(ovc_onset_step(&o, 90, 20, 0.2, 1.0), 1);
+	ck_assert_int_eq(step(&o, 90, 20, 20, 0.2, 1.0), 1);
 	for(i = 0; i < 4; i++)
-		ck_assert_int_eq(ovc_onset_step(&o, -1, 20, 0.2, 1.0), 1);
+		ck_assert_int_eq(step(&o, -1, 20, 20, 0.2, 1.0), 1);
 	ck_assert_uint_eq(o.onsets, 1);
 	/* the fifth quiet window completes 1 s: overload ends */
-	ck_assert_int_eq(ovc_onset_step(&o, 0, 20, 0.2, 1.0), 0);
-	ck_assert_int_eq(ovc_onset_step(&o, 0, 20, 0.2, 1.0), 0);
+	ck_assert_int_eq(step(&o, 0, 20, 20, 0.2, 1.0), 0);
+	ck_assert_int_eq(step(&o, 0, 20, 20, 0.2, 1.0), 0);
 	/* a new episode counts */
-	ck_assert_int_eq(ovc_onset_step(&o, 21, 20, 0.2, 1.0), 1);
+	ck_assert_int_eq(step(&o, 21, 20, 20, 0.2, 1.0), 1);
 	ck_assert_uint_eq(o.onsets, 2);
 }
 END_TEST
@@ -60,15 +69,69 @@ START_TEST(test_off)
 
 	/* onset_ms 0: always overloaded (the papers' controllers) */
 	ovc_onset_init(&o);
-	ck_assert_int_eq(ovc_onset_step(&o, 0, 0, 0.2, 1.0), 1);
-	ck_assert_int_eq(ovc_onset_step(&o, -1, 0, 0.2, 1.0), 1);
+	ck_assert_int_eq(step(&o, 0, 0, 0, 0.2, 1.0), 1);
+	ck_assert_int_eq(step(&o, -1, 0, 0, 0.2, 1.0), 1);
 	ck_assert_uint_eq(o.onsets, 1);
 	/* a bad dt does not advance the hold */
 	ovc_onset_init(&o);
-	ck_assert_int_eq(ovc_onset_step(&o, 50, 20, 0.2, 0.5), 1);
-	ck_assert_int_eq(ovc_onset_step(&o, 0, 20, NAN, 0.5), 1);
-	ck_assert_int_eq(ovc_onset_step(&o, 0, 20, -1, 0.5), 1);
-	ck_assert_int_eq(ovc_onset_step(&o, 0, 20, 0.5, 0.5), 0);
+	ck_assert_int_eq(step(&o, 50, 20, 20, 0.2, 0.5), 1);
+	ck_assert_int_eq(step(&o, 0, 20, 20, NAN, 0.5), 1);
+	ck_assert_int_eq(step(&o, 0, 20, 20, -1, 0.5), 1);
+	ck_assert_int_eq(step(&o, 0, 20, 20, 0.5, 0.5), 0);
+}
+END_TEST
+
+/* Starting an overload takes a longer wait than staying in it: a burst
+ * the proxy absorbs is no onset. */
+START_TEST(test_enter_hysteresis)
+{
+	struct ovc_onset o;
+
+	ovc_onset_init(&o);
+	/* 240 ms: a burst below enter_ms (250) */
+	ck_assert_int_eq(step(&o, 240, 250, 20, 0.2, 1.0), 0);
+	ck_assert_uint_eq(o.onsets, 0);
+	ck_assert_int_eq(step(&o, 260, 250, 20, 0.2, 1.0), 1);
+	ck_assert_uint_eq(o.onsets, 1);
+	/* in overload 21 ms is evidence enough */
+	for(int i = 0; i < 20; i++)
+		ck_assert_int_eq(step(&o, 21, 250, 20, 0.2, 1.0), 1);
+	for(int i = 0; i < 4; i++)
+		ck_assert_int_eq(step(&o, 5, 250, 20, 0.2, 1.0), 1);
+	ck_assert_int_eq(step(&o, 5, 250, 20, 0.2, 1.0), 0);
+	/* out again: 21 ms is not an onset */
+	ck_assert_int_eq(step(&o, 21, 250, 20, 0.2, 1.0), 0);
+	/* enter_ms below onset_ms: onset_ms rules */
+	ck_assert_int_eq(step(&o, 15, 10, 20, 0.2, 1.0), 0);
+	ck_assert_uint_eq(o.onsets, 1);
+}
+END_TEST
+
+/* For rearm_s after an overload ended, onset_ms starts the next one. */
+START_TEST(test_rearm)
+{
+	struct ovc_onset_cfg c = {250, 20, 1.0, 32};
+	struct ovc_onset o;
+	int i;
+
+	ovc_onset_init(&o);
+	ck_assert_int_eq(ovc_onset_step(&o, &c, 30, 0.2), 0);
+	ck_assert_int_eq(ovc_onset_step(&o, &c, 300, 0.2), 1);
+	for(i = 0; i < 5; i++)
+		ovc_onset_step(&o, &c, 0, 0.2);
+	ck_assert_int_eq(o.on, 0);
+	/* 10 s later a controlled overload's 30 ms is an onset again */
+	for(i = 0; i < 50; i++)
+		ck_assert_int_eq(ovc_onset_step(&o, &c, 0, 0.2), 0);
+	ck_assert_int_eq(ovc_onset_step(&o, &c, 30, 0.2), 1);
+	ck_assert_uint_eq(o.onsets, 2);
+	/* after rearm_s of quiet, back to enter_ms */
+	for(i = 0; i < 5 + 170; i++)
+		ovc_onset_step(&o, &c, 0, 0.2);
+	ck_assert_int_eq(o.on, 0);
+	ck_assert_int_eq(ovc_onset_step(&o, &c, 30, 0.2), 0);
+	ck_assert_int_eq(ovc_onset_step(&o, &c, 251, 0.2), 1);
+	ck_assert_uint_eq(o.onsets, 3);
 }
 END_TEST
 
@@ -80,6 +143,8 @@ Suite *make_suite_onset(void)
 	tcase_add_test(tc, test_below_capacity);
 	tcase_add_test(tc, test_onset_and_hold);
 	tcase_add_test(tc, test_off);
+	tcase_add_test(tc, test_enter_hysteresis);
+	tcase_add_test(tc, test_rearm);
 	suite_add_tcase(s, tc);
 	return s;
 }
