@@ -182,7 +182,7 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 {
 	int ack_cancel = r->m == OVC_M_ACK || r->m == OVC_M_CANCEL;
 	int initial = r->c == OVC_CLASS_INVITE && !ack_cancel;
-	int ctl, age_on;
+	int ctl, aged, age_on;
 	int64_t age = -1;
 
 	memset(v, 0, sizeof(*v));
@@ -199,8 +199,9 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 		return;
 	}
 	ctl = ovc_adm_controlled(cfg->t, cfg->single, ack_cancel, r->c);
-	/* below capacity a wait is a burst the proxy absorbs, not a loss */
-	age_on = initial && cfg->max_age_ms > 0 && cfg->overloaded;
+	/* the age is read wherever an age limit is in force: it is also the
+	 * overload evidence (ovc_onset.h) */
+	age_on = initial && cfg->max_age_ms > 0;
 	if(!ctl && !age_on) {
 		verdict(v, OVC_ADM_ADMIT, 0);
 		return;
@@ -211,7 +212,9 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 		v->key = ovc_sip_request_key(st->secret, r->buf, r->sc);
 	if(remembered(st, cfg, r, v))
 		return;
-	if(age_on && ovc_rxq_too_old(age, cfg->max_age_ms)) {
+	/* below capacity a wait is a burst the proxy absorbs, not a loss */
+	aged = age_on && cfg->overloaded && ovc_rxq_too_old(age, cfg->max_age_ms);
+	if(aged) {
 		/* waited past max_age_ms before anyone could look at it: the
 		 * caller has retransmitted already, answer at once */
 		if(cfg->dry_run)

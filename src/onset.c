@@ -34,7 +34,9 @@ int ovc_onset_step(struct ovc_onset *o, const struct ovc_onset_cfg *c,
 	}
 	if(!o->on && c->enter_ms > least && !rearmed(o, c))
 		least = c->enter_ms;
-	evidence = isfinite(min_wait_ms) && min_wait_ms > least;
+	/* INFINITY is evidence (a wait that cannot be measured, a controller's
+	 * refusals: ovc_onset_tick()); NaN and negative waits are not */
+	evidence = !isnan(min_wait_ms) && min_wait_ms > least;
 	if(evidence) {
 		if(!o->on)
 			o->onsets++;

@@ -40,7 +40,8 @@ struct ovc_onset_cfg
 void ovc_onset_init(struct ovc_onset *o);
 
 /* One window of dt_s seconds in which the least wait of any INVITE was
- * min_wait_ms (< 0 or NaN: no INVITE seen, which is no evidence), ms.
+ * min_wait_ms (< 0 or NaN: no INVITE seen, which is no evidence;
+ * INFINITY: evidence whatever the thresholds), ms.
  * Evidence when min_wait_ms > onset_ms in overload or within rearm_s of
  * its end, else when min_wait_ms > max(enter_ms, onset_ms). onset_ms <= 0
  * switches the test off (always overloaded: the controllers act as in

@@ -96,7 +96,9 @@ cg_make() {
 }
 
 # kam_start [-c CGNAME] [-n NAME] DEFINE...: starts kamailio with the proxy
-# cfg and the given -A defines; waits for its control socket.
+# cfg and the given -A defines; waits for its control socket (for
+# KAM_START_TENTHS tenths of a second, default 100). KAM_WRAP: a command
+# kamailio runs under (valgrind ...).
 kam_start() {
 	local cg="" name=kam
 	while [ $# -gt 0 ]; do
@@ -115,16 +117,18 @@ kam_start() {
 	local d
 	for d in "$@"; do args+=(-A "$d"); done
 	rm -f "$T_DIR/ctl" "$T_DIR/$name.pid"
+	# shellcheck disable=SC2206
+	local run=(${KAM_WRAP:-} kamailio)
 	if [ -n "$cg" ]; then
 		sh -c 'echo $$ >/sys/fs/cgroup/cpu/'"$cg"'/cgroup.procs &&
 			echo $$ >/sys/fs/cgroup/cpuacct/'"$cg"'/cgroup.procs &&
-			exec kamailio "$@"' kamailio "${args[@]}" \
+			exec "$@"' kamailio "${run[@]}" "${args[@]}" \
 			>"$T_DIR/$name.log" 2>&1 &
 	else
-		kamailio "${args[@]}" >"$T_DIR/$name.log" 2>&1 &
+		"${run[@]}" "${args[@]}" >"$T_DIR/$name.log" 2>&1 &
 	fi
 	T_PIDS+=("$!")
-	for _ in $(seq 1 100); do
+	for _ in $(seq 1 "${KAM_START_TENTHS:-100}"); do
 		if [ -S "$T_DIR/ctl" ] && [ -s "$T_DIR/$name.pid" ]; then
 			T_KPID=$(cat "$T_DIR/$name.pid")
 			T_PIDS+=("$T_KPID")

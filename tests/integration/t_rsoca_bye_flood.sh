@@ -30,10 +30,10 @@ flood=$!
 T_PIDS+=("$flood")
 sleep 2 # the first interval measures the flood: p_drop in force
 UAC_TIMEOUT=40 uac_run legit "$CPS" "$CALLS" -T2 2000
-rpc ovc.stats >"$T_DIR/stats.txt"
 kill "$flood" 2>/dev/null || true
 wait "$flood" 2>/dev/null || true
-sleep 2.5
+sleep 2.5 # the flood's last datagrams read, their second closed
+rpc ovc.stats >"$T_DIR/stats.txt"
 rpc ovc.csv >"$T_DIR/ovc.csv"
 
 # the UAC's counts: the first 200 received answers the INVITE, the second

@@ -34,6 +34,10 @@ START_TEST(test_below_capacity)
 	ck_assert_int_eq(step(&o, NAN, 20, 20, 0.2, 1.0), 0);
 	/* exactly the threshold is not above it */
 	ck_assert_int_eq(step(&o, 20, 20, 20, 0.2, 1.0), 0);
+	ck_assert_uint_eq(o.onsets, 0);
+	/* INFINITY (unmeasurable waits, pi's refusals) is evidence */
+	ck_assert_int_eq(step(&o, INFINITY, 250, 20, 0.2, 1.0), 1);
+	ck_assert_uint_eq(o.onsets, 1);
 }
 END_TEST
 
