@@ -7,11 +7,42 @@
 
 #include <time.h>
 
+#include "core/events.h"
+
 #include "ovc_account.h"
 #include "ovc_admit.h"
 #include "ovc_rxq.h"
 
 int ovc_fast_path = 1;
+
+/* A datagram the fast path consumes never reaches receive_msg(): the
+ * modules that watch what Kamailio receives (SREV_NET_DATA_RECV: siptrace
+ * with trace_mode; SREV_NET_DATA_IN: sipdump, topos) are shown it here,
+ * as receive_msg() would, once ovc is done with its bytes. */
+static void show_consumed(const struct ovc_adm_req *r, struct receive_info *rcv)
+{
+	sr_event_param_t evp;
+	sr_net_info_t ni;
+	str inb;
+
+	if(sr_event_enabled(SREV_NET_DATA_RECV)) {
+		memset(&ni, 0, sizeof(ni));
+		memset(&evp, 0, sizeof(evp));
+		ni.data.s = (char *)r->buf;
+		ni.data.len = (int)r->len;
+		ni.rcv = rcv;
+		evp.data = (void *)&ni;
+		sr_event_exec(SREV_NET_DATA_RECV, &evp);
+	}
+	if(sr_event_enabled(SREV_NET_DATA_IN)) {
+		memset(&evp, 0, sizeof(evp));
+		inb.s = (char *)r->buf;
+		inb.len = (int)r->len;
+		evp.data = (void *)&inb;
+		evp.rcv = rcv;
+		sr_event_exec(SREV_NET_DATA_IN, &evp);
+	}
+}
 
 /* The fast path acting on verdict v for the datagram r from rcv (sc: its
  * scan); *refused is set when it was refused here. Returns -1 consumed,
@@ -30,8 +61,11 @@ static int act_arrival(const struct ovc_adm_cfg *cfg,
 			ovc_admit_leave(rcv, v, r->m);
 			return 0;
 		}
-		/* queued for a worker, absorbed, or DoS drop */
+		/* queued for a worker (which hands it to receive_msg()),
+		 * absorbed, or DoS drop */
 		*refused = v->act == OVC_ADM_DROP;
+		if(v->act != OVC_ADM_QUEUE)
+			show_consumed(r, rcv);
 		return -1;
 	}
 	*refused = v->act == OVC_ADM_REJECT;
@@ -42,6 +76,7 @@ static int act_arrival(const struct ovc_adm_cfg *cfg,
 		ovc_admit_leave(rcv, v, r->m);
 		return 0;
 	}
+	show_consumed(r, rcv);
 	ovc_account(v, r->m, rc == 0 ? OVC_REPLY_SENT : OVC_REPLY_FAILED);
 	if(rc == 0 && v->act == OVC_ADM_REJECT) {
 		ovc_adm_replied(ovc_admit_state(), cfg, v);
@@ -66,7 +101,8 @@ static int dgram_in(sr_event_param_t *evp, int *refused)
 
 	ovc_admit_forget();
 	ovc_rxq_count_dgram(); /* one datagram off the socket's queue */
-	if(!ovc_fast_path || len <= 0)
+	if(!ovc_fast_path || len <= 0
+			|| atomic_load_explicit(&ovc->script_replies, memory_order_relaxed))
 		return 0;
 	if(len >= 8 && memcmp(buf, "SIP/2.0 ", 8) == 0)
 		return 0; /* a response: the normal path */

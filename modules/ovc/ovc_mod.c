@@ -56,8 +56,18 @@ static int ki_ovc_admit_flags(sip_msg_t *msg, str *flags)
 {
 	if(flags == NULL || flags->len == 0)
 		return ovc_admit(msg, 0);
-	if(flags->len == 7 && strncmp(flags->s, "noreply", 7) == 0)
+	if(flags->len == 7 && strncmp(flags->s, "noreply", 7) == 0) {
+		if(ovc_fast_path
+				&& !atomic_load_explicit(
+						&ovc->script_replies, memory_order_relaxed)
+				&& !atomic_exchange(&ovc->script_replies, 1))
+			/* as ovc_admit("noreply") in a native script, found at run
+			 * time: the fast path would take the refusal from the
+			 * script */
+			LM_NOTICE("admit_flags(\"noreply\") from KEMI: the fast path"
+					  " leaves every request to the script from now on\n");
 		return ovc_admit(msg, 1);
+	}
 	LM_ERR("ovc_admit: unknown flags '%.*s' (only \"noreply\")\n",
 			flags->len, flags->s);
 	return ovc_admit(msg, 0);

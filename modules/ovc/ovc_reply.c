@@ -4,6 +4,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include <fcntl.h>
 #include <time.h>
@@ -11,7 +12,9 @@
 
 #include "core/data_lump_rpl.h"
 #include "core/dprint.h"
-#include "core/udp_server.h"
+#include "core/forward.h"
+#include "core/globals.h"
+#include "core/trim.h"
 #include "modules/sl/sl.h"
 
 #include "ovc_reply.h"
@@ -24,8 +27,34 @@ static sl_api_t slb;
  * later) shares it and recognises ACKs to replies sent by any process */
 static uint64_t tag_secret;
 
-/* Server header of ovc's own replies */
-#define OVC_SERVER "ovc"
+/* The Server header value of the core's own replies (core parameters
+ * server_header, server_signature), or NULL for none; per process, the
+ * first time it is asked. */
+static const char *server_value(void)
+{
+	static char value[128];
+	static int done;
+	str h;
+
+	if(done)
+		return value[0] ? value : NULL;
+	done = 1;
+	if(!server_signature || server_hdr.s == NULL || server_hdr.len <= 0)
+		return NULL;
+	h = server_hdr;
+	if(h.len >= 7 && strncasecmp(h.s, "Server:", 7) == 0) {
+		h.s += 7;
+		h.len -= 7;
+	}
+	trim(&h);
+	if(h.len <= 0)
+		return NULL;
+	if(h.len >= (int)sizeof(value))
+		h.len = (int)sizeof(value) - 1;
+	memcpy(value, h.s, h.len);
+	value[h.len] = '\0';
+	return value;
+}
 
 int ovc_reply_init(void)
 {
@@ -76,14 +105,16 @@ int ovc_reply_raw(const struct ovc_reply_cfg *cfg, const char *buf, int len,
 	rp.retry_after = cfg->retry_after;
 	rp.src_ip = ip;
 	rp.src_port = rcv->src_port;
-	rp.server = OVC_SERVER;
+	rp.server = server_value();
 	rp.secret = tag_secret;
 	n = ovc_sip_build_reply(buf, sc, &rp, out, sizeof(out));
 	if(n <= 0)
 		return 1;
 	init_dst_from_rcv(&dst, rcv);
 	su_setport(&dst.to, ovc_sip_reply_port(sc, rcv->src_port));
-	if(udp_send(&dst, out, (unsigned)n) < 0)
+	/* through the core: SREV_NET_DATA_OUT and _SENT modules (topos,
+	 * siptrace, sipdump) see it as any reply Kamailio sends */
+	if(msg_send(&dst, out, n) < 0)
 		return -1;
 	return 0;
 }
