@@ -48,7 +48,7 @@ UNIT = $(BUILD)/tests/unit_tests
 UNIT_SAN = $(BUILD)/tests/unit_tests_san
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
-.PHONY: all lib module deps check check-unit check-asan check-integration \
+.PHONY: all lib module deps check check-unit check-asan check-integration bench-soak \
 	check-all check-docs docs demo bench clean format
 
 all: lib module
@@ -129,6 +129,11 @@ demo:
 
 bench: all
 	./bench/campaign.sh all
+	./bench/soak.sh
+
+# minutes of overload: shm flat, rows balanced, dialogs complete
+bench-soak: all
+	./bench/soak.sh
 
 format:
 	clang-format -i $(LIB_SRC) $(MOD_SRC) include/ovc/*.h modules/ovc/*.h
@@ -148,3 +153,8 @@ $(MOD_OBJ): modules/ovc/ovc_modparams.def
 -include bench/bench.mk
 -include bench/sim/sim.mk
 -include tests/fuzz/fuzz.mk
+
+# what the SIP scanner reads, for the differential test against Kamailio
+$(BUILD)/scan_fields: scripts/scan_fields.c $(LIB) | $(BUILD)/tests
+	$(CC) $(LIB_CFLAGS) -o $@ $< $(LIB) -lm
+check-integration: $(BUILD)/scan_fields

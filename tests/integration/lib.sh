@@ -141,11 +141,12 @@ kam_start() {
 	return 1
 }
 
-# kam_stop: stops the kamailio started last (by its PID file).
+# kam_stop: stops the kamailio started last (by its PID file), waiting
+# KAM_STOP_TENTHS tenths of a second (default 100) before SIGKILL.
 kam_stop() {
 	[ -n "$T_KPID" ] || return 0
 	kill "$T_KPID" 2>/dev/null || true
-	for _ in $(seq 1 100); do
+	for _ in $(seq 1 "${KAM_STOP_TENTHS:-100}"); do
 		kill -0 "$T_KPID" 2>/dev/null || break
 		sleep 0.1
 	done
@@ -366,6 +367,38 @@ load_scale() {
 	read -r LOAD_SCALE LOAD_COST <"$cache"
 	log "load scale $LOAD_SCALE (CPU per call $LOAD_COST us here," \
 		"$OVC_REF_US_PER_CALL us where the rates were set)"
+}
+
+# probe_capacity CG SECS [TRIES]: sets PROBED_CAP to the capacity of the
+# proxy in cgroup CG as measured, not assumed: ovc deciding nothing
+# (`none`) is offered a probe rate for SECS; while it sets up fewer than
+# 99.5 % of the calls within 500 ms the probe is over capacity and the
+# next one is 8 % lower (at most TRIES, default 5). The first probe is
+# 350 calls/s scaled (load_scale). Returns 1 when no probe passed.
+probe_capacity() {
+	local cg=$1 secs=$2 tries=${3:-5} n=0 probe timely calls name
+	load_scale
+	probe=$(scaled 350)
+	while [ "$n" -lt "$tries" ]; do
+		n=$((n + 1))
+		name="probe_$n"
+		kam_start -c "$cg" -n "$name" 'OVC_ALGORITHM="none"' || return 1
+		uas_start "${name}_uas"
+		UAC_TIMEOUT=$((secs + 10)) uac_run "${name}_uac" "$probe" $((probe * secs))
+		uas_stop
+		kam_stop
+		calls=$((probe * secs))
+		timely=$(timely_window "${name}_uac" 0 100000)
+		log "probe: no control at $probe/s set up $timely of $calls in time"
+		if awk -v t="$timely" -v c="$calls" 'BEGIN { exit !(t >= 0.995 * c) }'; then
+			PROBED_CAP=$probe
+			return 0
+		fi
+		probe=$(awk -v p="$probe" 'BEGIN { printf "%d\n", 0.92 * p }')
+		sleep 1
+	done
+	fail "no control set up 99.5 % in time at every probe down to $probe/s"
+	return 1
 }
 
 # scaled R: R calls/s times LOAD_SCALE (load_scale first), rounded.

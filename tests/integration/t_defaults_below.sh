@@ -36,31 +36,10 @@ run_arm() {
 	kam_stop
 }
 
-# probe_capacity: sets RATE to 0.9x the highest probe the proxy handled.
-probe_capacity() {
-	local n=0 probe timely calls
-	load_scale
-	probe=$(scaled 350) # the capacity where the rates were set, scaled
-	while [ "$n" -lt "$PROBES" ]; do
-		n=$((n + 1))
-		run_arm "none_$n" "$probe" "$PROBE_SECS" || return 1
-		calls=$((probe * PROBE_SECS))
-		timely=$(timely_window "none_${n}_uac" 0 100000)
-		log "probe: no control at $probe/s set up $timely of $calls in time"
-		if awk -v t="$timely" -v c="$calls" 'BEGIN { exit !(t >= 0.995 * c) }'; then
-			RATE=$(awk -v p="$probe" 'BEGIN { printf "%d\n", 0.9 * p }')
-			return 0
-		fi
-		probe=$(awk -v p="$probe" 'BEGIN { printf "%d\n", 0.92 * p }')
-		sleep 1
-	done
-	fail "no control set up 99.5 % in time at every probe down to $probe/s"
-	return 1
-}
-
 cg=$(cg_make "$QUOTA_US" 100000)
 if [ -z "${RATE:-}" ]; then
-	probe_capacity || finish
+	probe_capacity "$cg" "$PROBE_SECS" "$PROBES" || finish
+	RATE=$(awk -v p="$PROBED_CAP" 'BEGIN { printf "%d\n", 0.9 * p }')
 fi
 log "test rate $RATE calls/s"
 for a in $ALGS; do

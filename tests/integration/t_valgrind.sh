@@ -25,13 +25,7 @@ sleep 2.5
 rpc ovc.stats >"$T_DIR/stats.txt" || fail "ovc.stats under valgrind"
 rpc ovc.csv >"$T_DIR/csv.txt" || fail "ovc.csv under valgrind"
 uas_stop
-# a clean stop: every process writes its summary
-kill "$T_KPID" 2>/dev/null || true
-for _ in $(seq 1 300); do
-	kill -0 "$T_KPID" 2>/dev/null || break
-	sleep 0.1
-done
-T_KPID=""
+KAM_STOP_TENTHS=300 kam_stop # a clean stop: every process writes its summary
 
 logs=$(ls "$T_DIR"/vg.* 2>/dev/null | wc -l)
 refused=$(awk -F, 'NR == 1 { for(i = 1; i <= NF; i++) if($i == "invite_rejected") c = i; next }

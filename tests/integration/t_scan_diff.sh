@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# ovc's SIP scanner against Kamailio's own parser (issue 17): every message
+# of the RFC 4475 torture set, the fuzz seeds and the fuzz corpus (when
+# make check-fuzz has built it) that the scanner accepts is sent to a
+# Kamailio without ovc that logs what its parser reads. For each one,
+# Kamailio must route it and read the same method, Call-ID, CSeq number,
+# top Via branch and To tag: what the fast path decides on is what
+# Kamailio would have seen. Messages are sent in order, each followed by
+# an OPTIONS marker, to one UDP worker; the log lines between two markers
+# belong to the message between them.
+. "$(dirname "$0")/lib.sh"
+
+SCAN="$TOP/build/scan_fields"
+CORPUS=${CORPUS:-"$TOP/tests/data/rfc4475 $TOP/tests/fuzz/seeds $TOP/build/fuzz/corpus-sipscan"}
+CFG="$TOP/tests/integration/scan-diff.cfg"
+
+[ -x "$SCAN" ] || { fail "$SCAN missing: make build/scan_fields"; finish; }
+
+files=()
+for d in $CORPUS; do
+	[ -d "$d" ] || continue
+	for f in "$d"/*; do
+		[ -f "$f" ] && [ "$(stat -c %s "$f")" -le 60000 ] && files+=("$f")
+	done
+done
+"$SCAN" "${files[@]}" | awk -F'\t' '$2 == "OK"' >"$T_DIR/scanner.tsv"
+n=$(wc -l <"$T_DIR/scanner.tsv")
+log "${#files[@]} messages, the scanner accepts $n"
+
+kam_start -n diff || { fail "no start"; finish; }
+marker() {
+	printf 'OPTIONS sip:marker@127.0.0.1 SIP/2.0\r\nVia: SIP/2.0/UDP 127.0.0.1:9;branch=z9hG4bKovcdiff%s\r\nFrom: <sip:m@127.0.0.1>;tag=m\r\nTo: <sip:m@127.0.0.1>\r\nCall-ID: ovcdiff-marker-%s\r\nCSeq: 1 OPTIONS\r\nMax-Forwards: 70\r\nContent-Length: 0\r\n\r\n' "$1" "$1"
+}
+k=0
+while IFS=$'\t' read -r f _; do
+	k=$((k + 1))
+	cat "$f" >"/dev/udp/127.0.0.1/$PROXY_PORT"
+	marker "$k" >"/dev/udp/127.0.0.1/$PROXY_PORT"
+	[ $((k % 50)) -eq 0 ] && sleep 0.05 # the socket buffer keeps up
+done <"$T_DIR/scanner.tsv"
+for _ in $(seq 1 100); do
+	grep -q "ovcdiff-marker-$k	" "$T_DIR/diff.log" && break
+	sleep 0.1
+done
+kam_stop
+
+# Kamailio's reading of message k: the ovcdiff lines before marker k
+awk -F'\t' '
+	FNR == NR { want[++n] = $0; next }
+	{ i = index($0, "ovcdiff\t"); if(!i) next; line = substr($0, i + 8)
+	  split(line, a, "\t")
+	  if(a[2] ~ /^ovcdiff-marker-[0-9]+$/) { m = substr(a[2], 16) + 0
+		  got[m] = cur; cur = ""; next }
+	  cur = cur == "" ? line : cur "\n" line }
+	END {
+		bad = 0
+		for(k = 1; k <= n; k++) {
+			split(want[k], w, "\t")
+			exp = w[3] "\t" w[4] "\t" w[5] "\t" w[6] "\t" w[7]
+			g = got[k]; gsub(/\t\t/, "\t<null>\t", g); sub(/\t$/, "\t<null>", g)
+			if(g != exp) {
+				bad++
+				if(bad <= 10) printf "MISMATCH %s\n  scanner:  %s\n  kamailio: %s\n", w[1], exp, (g == "" ? "(not routed)" : g)
+			}
+		}
+		printf "compared %d, mismatches %d\n", n, bad
+	}' "$T_DIR/scanner.tsv" "$T_DIR/diff.log" >"$T_DIR/diff.txt"
+cat "$T_DIR/diff.txt" | head -40
+read -r cmp bad < <(awk '/^compared/ { print $2 + 0, $4 + 0 }' "$T_DIR/diff.txt")
+check "the scanner accepted messages to compare (> 20)" "$cmp > 20"
+check "Kamailio reads what the scanner read in every one" "$bad == 0"
+finish
