@@ -423,6 +423,28 @@ static int parse_via_line(const char *buf, size_t s, size_t e, int top,
 	}
 }
 
+/* Does [s, e) hold LWS between two non-LWS bytes? */
+static int has_inner_lws(const char *buf, size_t s, size_t e)
+{
+	while(e > s && is_lws((unsigned char)buf[e - 1]))
+		e--;
+	for(; s < e; s++) {
+		if(is_lws((unsigned char)buf[s]))
+			return 1;
+	}
+	return 0;
+}
+
+/* Does [s, e) hold a line folding (CR or LF)? */
+static int has_fold(const char *buf, size_t s, size_t e)
+{
+	for(; s < e; s++) {
+		if(buf[s] == '\r' || buf[s] == '\n')
+			return 1;
+	}
+	return 0;
+}
+
 /* Parses a From/To value [s, e): name-addr or addr-spec, then header
  * parameters; sets *tag to the tag parameter's value (len 0 if none). A
  * ";tag=" inside the display name or inside <URI> is not the tag. */
@@ -430,7 +452,7 @@ static int parse_nameaddr(
 		const char *buf, size_t s, size_t e, struct ovc_span *tag)
 {
 	size_t p = s, q;
-	int quoted = 0;
+	int quoted = 0, angle = 0;
 	struct ovc_span name, val;
 
 	tag->off = (uint32_t)s;
@@ -453,6 +475,7 @@ static int parse_nameaddr(
 				return OVC_SCAN_MALFORMED;
 			p = q + 1;
 			quoted = 0;
+			angle = 1;
 			break;
 		}
 		if(c == ';' || c == ',' || c == '>')
@@ -461,6 +484,8 @@ static int parse_nameaddr(
 	}
 	if(quoted || p == s)
 		return OVC_SCAN_MALFORMED; /* display name without <URI> */
+	if(!angle && has_inner_lws(buf, s, p))
+		return OVC_SCAN_MALFORMED; /* an addr-spec is one word */
 	for(;;) {
 		p = skip_lws(buf, p, e);
 		if(p >= e)
@@ -544,7 +569,8 @@ enum hdr_kind
 	H_TO,
 	H_CALLID,
 	H_CSEQ,
-	H_CLEN
+	H_CLEN,
+	H_MAXFWD
 };
 
 static enum hdr_kind header_kind(const char *buf, size_t s, size_t e)
@@ -579,6 +605,9 @@ static enum hdr_kind header_kind(const char *buf, size_t s, size_t e)
 			if(span_ieq(buf, (uint32_t)s, n, "content-length"))
 				return H_CLEN;
 			return span_ieq(buf, (uint32_t)s, n, "cseq") ? H_CSEQ : H_OTHER;
+		case 'm':
+			return span_ieq(buf, (uint32_t)s, n, "max-forwards") ? H_MAXFWD
+																	: H_OTHER;
 	}
 	return H_OTHER;
 }
@@ -694,9 +723,23 @@ static int take_nameaddr(const char *buf, size_t vs, size_t ve, int *seen,
 /* Headers seen once at most, and the body length announced. */
 struct seen
 {
-	int from, to, callid, cseq, clen;
+	int from, to, callid, cseq, clen, maxfwd;
 	uint32_t clen_v; /* Content-Length value */
 };
+
+/* Is the header name [s, e) made of letters, digits, '-', '.' and '_'
+ * only (the token characters Kamailio's header parser accepts)? */
+static int plain_name(const char *buf, size_t s, size_t e)
+{
+	unsigned char c;
+
+	for(; s < e; s++) {
+		c = (unsigned char)buf[s];
+		if(!is_alpha(c) && !is_digit(c) && c != '-' && c != '.' && c != '_')
+			return 0;
+	}
+	return 1;
+}
 
 /* One header line starting at p (not the blank line): its name [*ls,
  * *ne), its value [*vs, *ve) without surrounding LWS, and where the next
@@ -712,6 +755,8 @@ static int scan_header_line(const char *buf, size_t len, size_t p, size_t *ls,
 	*ne = skip_token(buf, p, len);
 	if(*ne == *ls)
 		return OVC_SCAN_MALFORMED; /* also: leading LWS */
+	if(!plain_name(buf, *ls, *ne))
+		return OVC_SCAN_UNSUPPORTED; /* Kamailio refuses such names */
 	p = *ne;
 	while(p < len && is_ws((unsigned char)buf[p]))
 		p++;
@@ -772,12 +817,17 @@ static int take_header(const char *buf, enum hdr_kind k, size_t vs,
 		case H_CSEQ:
 			if(sn->cseq++)
 				return OVC_SCAN_DUPLICATE;
+			if(has_fold(buf, vs, ve))
+				return OVC_SCAN_UNSUPPORTED; /* Kamailio drops it */
 			out->cseq = mkspan(vs, ve);
 			return parse_cseq(buf, vs, ve, out);
 		case H_CLEN:
 			if(sn->clen++)
 				return OVC_SCAN_DUPLICATE;
 			return parse_clen(buf, vs, ve, &sn->clen_v);
+		case H_MAXFWD:
+			/* Kamailio refuses a second one: its request, not ours */
+			return sn->maxfwd++ ? OVC_SCAN_UNSUPPORTED : 0;
 		default:
 			return 0;
 	}

@@ -242,7 +242,7 @@ START_TEST(test_reply_headers)
 		"f: <sip:a@example.com>\r\n ;tag=1\r\n"
 		"t:\r\n sip:b@example.com;user=phone\r\n"
 		"i: c@h\r\n"
-		"CSeq: 7\r\n INVITE\r\n"
+		"CSeq: 7 INVITE\r\n"
 		"\r\n";
 	ck_assert_int_gt(reply(m, &p, out, sizeof(out)), 0);
 	ck_assert_ptr_nonnull(

@@ -157,7 +157,7 @@ static const struct valid_case valid[] = {
 				"From: <sip:a@example.com>\r\n ;tag=f1\r\n"
 				"To:\r\n <sip:bob@example.com>\r\n"
 				"Call-ID:\r\n  fold@host\r\n"
-				"CSeq: 10\r\n INVITE\r\n"
+				"CSeq: 10 INVITE\r\n"
 				"Subject: a\r\n  folded subject\r\n"
 				"\r\n",
 				OVC_M_INVITE, "sip:bob@example.com", 1, "192.0.2.1", 0, 0, "",
@@ -453,7 +453,7 @@ static const struct
 		{"unkscm.dat", OVC_SCAN_UNSUPPORTED}, /* TCP */
 		{"unksm2.dat", OVC_SCAN_OK},
 		{"unreason.dat", OVC_SCAN_NOT_REQUEST},
-		{"wsinv.dat", OVC_SCAN_OK},
+		{"wsinv.dat", OVC_SCAN_UNSUPPORTED}, /* folded CSeq: Kamailio drops it */
 		{"zeromf.dat", OVC_SCAN_OK},
 };
 
@@ -529,6 +529,8 @@ START_TEST(test_scan_rfc4475_bare_lf_reason)
 }
 END_TEST
 
+static void replace_all(char *buf, size_t n, const char *a, const char *b);
+
 START_TEST(test_scan_rfc4475_wsinv)
 {
 	struct ovc_sip_scan s;
@@ -538,6 +540,10 @@ START_TEST(test_scan_rfc4475_wsinv)
 	if(!have_corpus())
 		return;
 	b = load_rfc("wsinv.dat", 1, &n);
+	/* its CSeq is folded, which Kamailio's parser refuses (the request is
+	 * dropped): left to Kamailio (t_scan_diff) */
+	ck_assert_int_eq(ovc_sip_scan(b, n, &s), OVC_SCAN_UNSUPPORTED);
+	replace_all(b, n, "0009\r\n", "0009  ");
 	ck_assert_int_eq(ovc_sip_scan(b, n, &s), OVC_SCAN_OK);
 	ck_assert_int_eq(s.method, OVC_M_INVITE);
 	ck_span(b, s.ruri, "sip:vivekg@chair-dnrc.example.com;unknownparam");
@@ -590,6 +596,10 @@ START_TEST(test_scan_rfc4475_intmeth)
 		if(*p == 0x07 || *p == 0x00 || *p == 0x7f)
 			*p = 'x';
 	}
+	/* a header name with !%*+`'~, which Kamailio's parser refuses: left
+	 * to Kamailio; with a plain name, what Kamailio parses */
+	ck_assert_int_eq(ovc_sip_scan(b, n, &s), OVC_SCAN_UNSUPPORTED);
+	replace_all(b, n, "extensionHeader-!.%*+_`'~", "extensionHeader-xxxxxxxxx");
 	ck_assert_int_eq(ovc_sip_scan(b, n, &s), OVC_SCAN_OK);
 	ck_assert_int_eq(s.method, OVC_M_OTHER);
 	ck_span(b, s.method_name, "!interesting-Method0123456789_*+`.%indeed'~");
