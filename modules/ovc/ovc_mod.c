@@ -26,15 +26,13 @@
 
 #include "ovc_admit.h"
 #include "ovc_modparams.h"
-#include "ovc_onset.h"
-#include "ovc_qworker.h"
+#include "ovc_part.h"
+#include "ovc_queue.h"
 #include "ovc_rpc.h"
 #include "ovc_rxq.h"
-#include "ovc_rsoca.h"
 #include "ovc_sampler.h"
 #include "ovc_shm.h"
 #include "ovc_ticker.h"
-#include "ovc_tmreap.h"
 
 MODULE_VERSION
 
@@ -280,14 +278,6 @@ static int mod_init(void)
 		LM_ERR("cannot initialise ovc's shared state\n");
 		return -1;
 	}
-	{
-		/* the derived receive-queue settings in force from the start */
-		struct ovc_rxq_eff eff;
-
-		ovc_onset_settings(&ovc_mp_params()->rxq, &eff);
-	}
-	if(ovc_rs_init(ovc_mp_params()) < 0)
-		goto error;
 	if(register_stats() < 0) {
 		LM_ERR("cannot register the ovc statistics\n");
 		goto error;
@@ -306,18 +296,11 @@ static int mod_init(void)
 	} else {
 		ovc_rxq_hooked = 1;
 	}
-	if(ovc_queue_init((unsigned)ovc_mp.queue_size,
-			   (unsigned)ovc_mp.queue_workers, ovc_mp.queue_max_wait,
-			   (uint64_t)ovc_mp.queue_max_bytes)
-			< 0)
+	if(ovc_parts_init() < 0)
 		goto error;
-	if(ovc_tmreap_init(ovc_mp_params()->memctl.source) < 0)
-		goto error;
-	/* the ticker, the queue workers and the reaper */
-	register_procs(
-			1 + (ovc_q ? ovc_mp.queue_workers : 0) + ovc_tmreap_procs());
-	cfg_register_child(
-			1 + (ovc_q ? ovc_mp.queue_workers : 0) + ovc_tmreap_procs());
+	/* the ticker and the parts' processes (queue workers, reaper) */
+	register_procs(1 + ovc_parts_procs());
+	cfg_register_child(1 + ovc_parts_procs());
 	LM_INFO("ovc: algorithm=%s mode=%s dry_run=%d fast_path=%d queue=%u"
 			" workers=%d reject=%d %.*s\n",
 			ovc_alg_name(ovc_mp.alg), ovc_mode_name(ovc_mp.mode),
@@ -326,18 +309,17 @@ static int mod_init(void)
 	return 0;
 
 error:
-	ovc_queue_destroy(NULL); /* nothing queued yet: nothing to answer */
-	ovc_rs_destroy();
+	ovc_parts_destroy(); /* nothing queued yet: nothing to answer */
 	ovc_shm_destroy();
 	return -1;
 }
 
 static int child_init(int rank)
 {
-	int pid, i;
+	int pid;
 
 	if(rank == PROC_INIT)
-		return ovc_rxq_apply(); /* sockets open, not yet forked */
+		return ovc_parts_child_init(rank); /* sockets open, not forked */
 	if(rank != PROC_MAIN)
 		return 0;
 	pid = fork_process(PROC_NOCHLDINIT, "ovc ticker", 1);
@@ -349,28 +331,14 @@ static int child_init(int rank)
 		ovc_ticker_run();
 		exit(0); /* not reached */
 	}
-	for(i = 0; ovc_q != NULL && i < ovc_mp.queue_workers; i++) {
-		/* a rank like the core's async workers: every module's child_init
-		 * runs, so tm and friends work in request_route there */
-		pid = fork_process(PROC_RPC, "ovc queue worker", 1);
-		if(pid < 0)
-			return -1;
-		if(pid == 0) {
-			if(cfg_child_init())
-				return -1;
-			ovc_qworker_run(i);
-			exit(0); /* not reached */
-		}
-	}
-	return ovc_tmreap_fork();
+	/* the parts' processes: queue workers, reaper */
+	return ovc_parts_child_init(rank);
 }
 
 static void mod_destroy(void)
 {
-	/* the workers are gone: answer what they left */
-	ovc_queue_destroy(ovc ? ovc_qworker_answer_at_stop : NULL);
-	ovc_rs_destroy();
-	ovc_tmreap_destroy();
+	/* the workers are gone: the queue answers what they left */
+	ovc_parts_destroy();
 	ovc_shm_destroy();
 }
 

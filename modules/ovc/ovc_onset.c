@@ -6,7 +6,9 @@
 
 #include "ovc/onset.h"
 
+#include "ovc_modparams.h"
 #include "ovc_onset.h"
+#include "ovc_part.h"
 #include "ovc_sampler.h"
 #include "ovc_shm.h"
 
@@ -110,3 +112,38 @@ int ovc_overloaded(void)
 {
 	return atomic_load_explicit(&ovc->overload, memory_order_relaxed);
 }
+
+/* ------------------------------------------------ the part */
+
+/* mod_init: the derived receive-queue settings in force from the start. */
+static int onset_init(void)
+{
+	struct ovc_rxq_eff eff;
+
+	ovc_onset_settings(&ovc_mp_params()->rxq, &eff);
+	return 0;
+}
+
+/* Each receive-queue sample: the settings for the parameters in force
+ * (published for the request path and the parts after this one), then
+ * the overload test. */
+static void onset_sample(const struct ovc_tick *t)
+{
+	struct ovc_rxq_eff eff;
+
+	ovc_onset_settings(t->rxq, &eff);
+	ovc_onset_tick(t->now, &eff, t->rxq->t1_ms, t->queue_target_s);
+}
+
+static void onset_second_end(
+		const struct ovc_tick *t, int64_t sec, struct ovc_row *row)
+{
+	row->overload = ovc_overloaded();
+}
+
+const struct ovc_part ovc_part_onset = {
+		.name = "overload onset",
+		.init = onset_init,
+		.sample = onset_sample,
+		.second_end = onset_second_end,
+};

@@ -15,6 +15,8 @@
 #include "ovc/rsoca_dos.h"
 
 #include "ovc_classify.h"
+#include "ovc_modparams.h"
+#include "ovc_part.h"
 #include "ovc_reply.h"
 #include "ovc_rsoca.h"
 #include "ovc_shm.h"
@@ -114,8 +116,11 @@ void ovc_rsoca_settings(const struct ovc_params *p)
 	ovc_dstore(&rs->cap, ovc_rsoca_drop_cap(&p->rsoca));
 }
 
-int ovc_rs_init(const struct ovc_params *p)
+/* mod_init: the shared state and, when tm is loaded, its callbacks to
+ * count I, for the parameters of the configuration. */
+static int rsoca_init(void)
 {
+	const struct ovc_params *p = ovc_mp_params();
 	int i;
 
 	if(!emerg_set && ovc_rsoca_set_emergency(OVC_EMERG_DEFAULT) < 0)
@@ -153,7 +158,7 @@ error:
 	return -1;
 }
 
-void ovc_rs_destroy(void)
+static void rsoca_destroy(void)
 {
 	if(rs != NULL)
 		shm_free(rs);
@@ -235,7 +240,9 @@ const struct ovc_reply_cfg *ovc_rsoca_reply(void)
 	return &r;
 }
 
-void ovc_rsoca_epoch_measure(struct ovc_measure *m)
+/* Each epoch before the step: the in-dialog arrivals per type and I
+ * since the last epoch. */
+static void rsoca_measure(const struct ovc_tick *tk, struct ovc_measure *m)
 {
 	int t;
 
@@ -244,7 +251,9 @@ void ovc_rsoca_epoch_measure(struct ovc_measure *m)
 	m->invite_ok = (double)atomic_exchange(&rs->epoch_ok, 0);
 }
 
-void ovc_rsoca_epoch_apply(const struct ovc_ctl *ctl,
+/* Each epoch after a successful step: plans the next interval
+ * (acceptors, burst budgets, figures) from m and the output out. */
+static void rsoca_apply(const struct ovc_ctl *ctl,
 		const struct ovc_measure *m, const struct ovc_output *out)
 {
 	struct ovc_dos_plan plan;
@@ -285,7 +294,9 @@ void ovc_rsoca_epoch_apply(const struct ovc_ctl *ctl,
 	ovc_dstore(&rs->i_used, plan.i_used);
 }
 
-void ovc_rsoca_second_end(struct ovc_row *row)
+/* End of a second: the rsoca_d_en, rsoca_p* columns in force. */
+static void rsoca_second_end(
+		const struct ovc_tick *tk, int64_t sec, struct ovc_row *row)
 {
 	row->rsoca_d_en = ovc_dload(&rs->d_en);
 	row->rsoca_p = ovc_dload(&rs->p);
@@ -293,7 +304,8 @@ void ovc_rsoca_second_end(struct ovc_row *row)
 	row->rsoca_p_mem = ovc_dload(&rs->p_mem);
 }
 
-void ovc_rsoca_close_second(int64_t s, struct ovc_row *row)
+/* Closing second s: the dlg_* columns and R-SOCA's events. */
+static void rsoca_second_close(int64_t s, struct ovc_row *row)
 {
 	int t, c;
 
@@ -304,7 +316,7 @@ void ovc_rsoca_close_second(int64_t s, struct ovc_row *row)
 		row->rs_ev[c] = atomic_exchange(&rs->ev_slot[s % OVC_SLOTS][c], 0);
 }
 
-void ovc_rsoca_reset(void)
+static void rsoca_reset(void)
 {
 	int t, c;
 
@@ -317,7 +329,8 @@ void ovc_rsoca_reset(void)
 		atomic_store(&rs->ev_total[c], 0);
 }
 
-void ovc_rsoca_rpc_stats(rpc_t *rpc, void *th)
+/* ovc.stats "rsoca". */
+static void rsoca_stats(rpc_t *rpc, void *ctx, void *th)
 {
 	void *h, *ht;
 	int t;
@@ -357,3 +370,15 @@ void ovc_rsoca_rpc_stats(rpc_t *rpc, void *th)
 				"p_drop", ovc_dload(&rs->p_drop[t]));
 	}
 }
+
+const struct ovc_part ovc_part_rsoca = {
+		.name = "R-SOCA",
+		.init = rsoca_init,
+		.measure = rsoca_measure,
+		.apply = rsoca_apply,
+		.second_end = rsoca_second_end,
+		.second_close = rsoca_second_close,
+		.stats = rsoca_stats,
+		.reset = rsoca_reset,
+		.destroy = rsoca_destroy,
+};

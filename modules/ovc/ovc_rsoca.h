@@ -6,14 +6,12 @@
  * the emergency match, R-SOCA's reject reply (500 + Retry-After), and the
  * figures for ovc.stats and ovc.csv (columns in ovc_columns.def). Shared
  * state in shm; the hot path uses atomics only; the ticker process plans
- * each interval.
+ * each interval; its lifecycle is the part ovc_part_rsoca (ovc_part.h).
  */
 #ifndef OVC_RSOCA_MOD_H
 #define OVC_RSOCA_MOD_H
 
 #include <stdint.h>
-
-#include "core/rpc.h"
 
 #include "ovc/controller.h"
 #include "ovc/sipscan.h"
@@ -36,13 +34,6 @@ int ovc_rsoca_set_emergency(const char *spec);
 
 /* Sets emergency_priority (0 or 1). Returns 0 or -1 (logged). */
 int ovc_rsoca_set_emergency_priority(int on);
-
-/* Allocates the shared state and, when tm is loaded, hooks its callbacks
- * to count I. p: the parameters in force. Returns 0 or -1. */
-int ovc_rs_init(const struct ovc_params *p);
-
-/* Frees the shared state. */
-void ovc_rs_destroy(void);
 
 /* Hot path. Counts one in-dialog request of method m (ACK/CANCEL: pass,
  * uncounted) and decides it: within the in-dialog burst budget and
@@ -75,29 +66,5 @@ const struct ovc_emerg *ovc_rsoca_emerg(void);
 /* Takes R-SOCA's reply settings (reject code, T_retry) and figures from p
  * at once (ovc.set; the ticker also does at every interval). */
 void ovc_rsoca_settings(const struct ovc_params *p);
-
-/* Ticker, each epoch before the step: the in-dialog arrivals per type
- * and I since the last call, into m->dlg and m->invite_ok. */
-void ovc_rsoca_epoch_measure(struct ovc_measure *m);
-
-/* Ticker, each epoch after a successful step of controller ctl (lock
- * held): plans the next interval (acceptors, burst budgets, figures)
- * from m and the controller's output out. */
-void ovc_rsoca_epoch_apply(const struct ovc_ctl *ctl,
-		const struct ovc_measure *m, const struct ovc_output *out);
-
-/* Ticker, at the end of a second: R-SOCA's figures in force then (the
- * rsoca_d_en, rsoca_p* columns), into that second's row. */
-void ovc_rsoca_second_end(struct ovc_row *row);
-
-/* Ticker, closing second s: moves its counts into row (the dlg_* columns
- * and R-SOCA's events) and clears its slot. */
-void ovc_rsoca_close_second(int64_t s, struct ovc_row *row);
-
-/* Zeroes the totals (ovc.reset). */
-void ovc_rsoca_reset(void);
-
-/* ovc.stats: adds the "rsoca" block to the reply structure th. */
-void ovc_rsoca_rpc_stats(rpc_t *rpc, void *th);
 
 #endif

@@ -62,6 +62,7 @@ struct ovc_shm
 	ovc_atomic_double cpu;	 /* last epoch's CPU occupancy */
 	ovc_atomic_double cpu_1s; /* last second's CPU occupancy */
 	_Atomic uint64_t mem_used; /* last sampled shm in use, bytes */
+	_Atomic uint64_t mem_total; /* last sampled shm size, bytes */
 	_Atomic uint64_t rxq_bytes; /* UDP receive queues now, bytes */
 	_Atomic uint64_t rxq_limit; /* their receive buffer limits, bytes */
 	_Atomic uint64_t rxq_drops; /* their kernel drop counters, summed */

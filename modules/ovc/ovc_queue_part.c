@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the in-core INVITE queue as a part (ovc_part.h): created in
+ * mod_init, its workers forked from the main process, the queue signal
+ * the controllers see at each epoch, its columns of the per-second row,
+ * its block of ovc.stats, and at shutdown the reject reply to what is left.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/cfg/cfg_struct.h"
+#include "core/pt.h"
+#include "core/sr_module.h"
+
+#include "ovc_modparams.h"
+#include "ovc_part.h"
+#include "ovc_qworker.h"
+#include "ovc_sampler.h"
+
+static int queue_init(void)
+{
+	return ovc_queue_init((unsigned)ovc_mp.queue_size,
+			(unsigned)ovc_mp.queue_workers, ovc_mp.queue_max_wait,
+			(uint64_t)ovc_mp.queue_max_bytes);
+}
+
+/* The queue workers, when the queue is on. */
+static int queue_procs(void)
+{
+	return ovc_q ? ovc_mp.queue_workers : 0;
+}
+
+/* PROC_MAIN: forks the workers. */
+static int queue_child_init(int rank)
+{
+	int pid, i;
+
+	for(i = 0; rank == PROC_MAIN && ovc_q != NULL && i < ovc_mp.queue_workers;
+			i++) {
+		/* a rank like the core's async workers: every module's child_init
+		 * runs, so tm and friends work in request_route there */
+		pid = fork_process(PROC_RPC, "ovc queue worker", 1);
+		if(pid < 0)
+			return -1;
+		if(pid == 0) {
+			if(cfg_child_init())
+				return -1;
+			ovc_qworker_run(i);
+			exit(0); /* not reached */
+		}
+	}
+	return 0;
+}
+
+/* The queue signal for the controllers. Without the in-core queue (or for
+ * an algorithm that does not use it), queue-based controllers (bbc, sired)
+ * see the sockets' receive queue (001 §4.1.1), scaled so that a full
+ * receive buffer reads as the papers' B = 1000 messages: bbc.high/low keep
+ * their meaning (80 %/60 % of the buffer) whatever its size. With it, pi
+ * sees the in-core queue in messages (its q_T is in messages; it paces
+ * that queue's drain); bbc and sired see the fuller of the two queues an
+ * INVITE waits in, both scaled so that a full queue reads as B =
+ * OVC_RXQ_SCALE: the in-core queue, and the sockets' receive queue before
+ * it, which fills first when the receiving processes fall behind (the
+ * other traffic they handle costs CPU too). */
+static void queue_measure(const struct ovc_tick *t, struct ovc_measure *meas)
+{
+	uint64_t rx_limit = atomic_load(&ovc->rxq_limit);
+	double len, cap, scaled;
+
+	if(rx_limit > 0) {
+		meas->queue_cap = OVC_RXQ_SCALE;
+		meas->queue_len = (double)atomic_load(&ovc->rxq_bytes)
+						  / (double)rx_limit * OVC_RXQ_SCALE;
+	}
+	meas->queue_delay_s = 0;
+	if(!ovc_queue_on() || !ovc_traits_now()->queued)
+		return;
+	len = ovc_queue_len();
+	cap = ovc_queue_cap();
+	if(ovc_traits_now()->paces_queue) {
+		meas->queue_len = len;
+		meas->queue_cap = cap;
+	} else {
+		scaled = len / cap * OVC_RXQ_SCALE;
+		if(meas->queue_cap <= 0 || scaled > meas->queue_len)
+			meas->queue_len = scaled;
+		meas->queue_cap = OVC_RXQ_SCALE;
+	}
+	meas->queue_delay_s = ovc_queue_epoch_wait(NULL);
+}
+
+static void queue_second_end(
+		const struct ovc_tick *t, int64_t sec, struct ovc_row *row)
+{
+	row->queue_len = ovc_queue_len();
+}
+
+static void queue_second_close(int64_t sec, struct ovc_row *row)
+{
+	row->queue_delay_ms = 0;
+	row->queue_delay_max_ms = 0;
+	if(ovc_q != NULL)
+		ovc_queue_second_wait(
+				sec, &row->queue_delay_ms, &row->queue_delay_max_ms);
+}
+
+/* ovc.stats "queue": configuration, state, drain and event totals. */
+static void queue_stats(rpc_t *rpc, void *ctx, void *th)
+{
+	void *h;
+	int64_t iv;
+	char drain[32];
+
+	if(rpc->struct_add(th, "{", "queue", &h) < 0)
+		return;
+	if(ovc_q == NULL) {
+		rpc->struct_add(h, "s", "state", "off");
+		return;
+	}
+	iv = ovc_queue_interval();
+	if(iv == OVC_DRAIN_FREE)
+		snprintf(drain, sizeof(drain), "free");
+	else if(iv == OVC_DRAIN_PAUSE)
+		snprintf(drain, sizeof(drain), "paused");
+	else
+		snprintf(drain, sizeof(drain), "%.1f/s", 1e9 / (double)iv);
+	rpc->struct_add(h, "sdddddffsJJJJJ", "state",
+			ovc_queue_on() ? "on" : "stopping", "size", (int)ovc_queue_cap(),
+			"workers", (int)ovc_q->workers, "max_wait_ms",
+			(int)ovc_queue_max_wait_ms(), "len", (int)ovc_queue_len(),
+			"reject_at_dequeue", ovc_queue_rejects_at_dequeue(), "delay_ms",
+			ovc_dload(&ovc_q->delay_ms), "delay_max_ms",
+			ovc_dload(&ovc_q->delay_max_ms), "drain", drain, "full",
+			(unsigned long long)atomic_load(
+					&ovc->ev_total[OVC_E_QUEUE_FULL]),
+			"expired",
+			(unsigned long long)atomic_load(
+					&ovc->ev_total[OVC_E_QUEUE_EXPIRED]),
+			"absorbed",
+			(unsigned long long)atomic_load(
+					&ovc->ev_total[OVC_E_QUEUE_ABSORBED]),
+			"shutdown",
+			(unsigned long long)atomic_load(
+					&ovc->ev_total[OVC_E_QUEUE_SHUTDOWN]),
+			"cancelled",
+			(unsigned long long)atomic_load(
+					&ovc->ev_total[OVC_E_QUEUE_CANCELLED]));
+	rpc->struct_add(h, "JJ", "bytes",
+			(unsigned long long)atomic_load(&ovc_q->bytes), "max_bytes",
+			(unsigned long long)ovc_q->max_bytes);
+}
+
+/* The workers are gone: answers what they left (nothing when mod_init
+ * failed: nothing was queued). */
+static void queue_destroy(void)
+{
+	ovc_queue_destroy(ovc ? ovc_qworker_answer_at_stop : NULL);
+}
+
+const struct ovc_part ovc_part_queue = {
+		.name = "queue",
+		.init = queue_init,
+		.procs = queue_procs,
+		.child_init = queue_child_init,
+		.measure = queue_measure,
+		.second_end = queue_second_end,
+		.second_close = queue_second_close,
+		.stats = queue_stats,
+		.destroy = queue_destroy,
+};

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the kernel's receive queue as a part (ovc_part.h): the listening
+ * sockets sized before the fork, sampled by the ticker, their columns of
+ * the per-second row and the "rxq" block of ovc.stats.
+ */
+#include "core/pt.h"
+#include "core/sr_module.h"
+
+#include "ovc_part.h"
+#include "ovc_rxq.h"
+#include "ovc_sampler.h"
+#include "ovc_shm.h"
+
+/* cumulative kernel drops at each second's end (ticker only) */
+static uint64_t drops_at[OVC_SLOTS];
+
+/* PROC_INIT: the sockets are open, not yet shared by forked processes. */
+static int rxq_child_init(int rank)
+{
+	return rank == PROC_INIT ? ovc_rxq_apply() : 0;
+}
+
+/* Ticker start: drops are counted from here. */
+static void rxq_start(const struct ovc_tick *t)
+{
+	int s;
+
+	for(s = 0; s < OVC_SLOTS; s++)
+		drops_at[s] = atomic_load(&ovc->rxq_drops);
+}
+
+/* Each sample: the queues now, and the UDP buffers sized for the age
+ * limit in force (the onset part, before this one, published it). */
+static void rxq_sample(const struct ovc_tick *t)
+{
+	ovc_rxq_sample(t->now, t->rxq);
+	ovc_rxq_size_udp(atomic_load(&ovc->rxq_max_age_ms));
+}
+
+static void rxq_second_end(
+		const struct ovc_tick *t, int64_t sec, struct ovc_row *row)
+{
+	row->rx_queue_bytes = atomic_load(&ovc->rxq_bytes);
+	row->rx_queue_msgs = row->rx_queue_bytes / OVC_RXQ_MSG_BYTES;
+	row->rx_queue_wait_ms = ovc_dload(&ovc->rxq_wait_ms);
+	row->rx_drain_msgs_s = ovc_dload(&ovc->rxq_drain);
+	row->tcp_rx_bytes = atomic_load(&ovc->rxq_tcp_bytes);
+	drops_at[sec % OVC_SLOTS] = atomic_load(&ovc->rxq_drops);
+	row->guard_f = ovc_dload(&ovc->rxq_guard_f);
+	row->rcvbuf_bytes = atomic_load(&ovc->rxq_limit);
+}
+
+/* Closing second sec: the kernel's drops during it. */
+static void rxq_second_close(int64_t sec, struct ovc_row *row)
+{
+	uint64_t before = drops_at[(sec + OVC_SLOTS - 1) % OVC_SLOTS];
+	uint64_t drops = drops_at[sec % OVC_SLOTS];
+
+	row->rx_drops = drops >= before ? drops - before : 0;
+}
+
+/* ovc.stats "rxq": the overload evidence and the settings in force
+ * (derived where the parameters say auto), then the receive queue of the
+ * listening sockets (issue 9). */
+static void rxq_stats(rpc_t *rpc, void *ctx, void *th)
+{
+	void *h;
+	double cap = ovc_dload(&ovc->rxq_guard_f);
+	double guard_ms = 0;
+	double max_age = 0;
+
+	if(rpc->struct_add(th, "{", "rxq", &h) < 0)
+		return;
+	guard_ms = ovc_dload(&ovc->guard_ms);
+	max_age = atomic_load(&ovc->rxq_max_age_ms);
+	rpc->struct_add(h, "dJfffdff", "overload", atomic_load(&ovc->overload),
+			"onsets", (unsigned long long)atomic_load(&ovc->onsets),
+			"onset_ms", ovc_dload(&ovc->onset_ms), "onset_enter_ms",
+			ovc_dload(&ovc->onset_enter_ms), "stall_ms",
+			ovc_dload(&ovc->stall_ms), "rcvbuf_udp_msgs", ovc_rcvbuf_udp,
+			"cpu_reject", ovc_dload(&ovc->cpu_reject), "capacity_cps",
+			ovc_dload(&ovc->capacity));
+	rpc->struct_add(h, "JJJffJJJJJfffJJJJs", "rx_queue_bytes",
+			(unsigned long long)atomic_load(&ovc->rxq_bytes), "rx_queue_msgs",
+			(unsigned long long)(atomic_load(&ovc->rxq_bytes)
+								 / OVC_RXQ_MSG_BYTES),
+			"limit_bytes", (unsigned long long)atomic_load(&ovc->rxq_limit),
+			"wait_ms", ovc_dload(&ovc->rxq_wait_ms), "drain_msgs_s",
+			ovc_dload(&ovc->rxq_drain), "drops",
+			(unsigned long long)atomic_load(&ovc->rxq_drops), "tcp_rx_bytes",
+			(unsigned long long)atomic_load(&ovc->rxq_tcp_bytes),
+			"tcp_backlog",
+			(unsigned long long)atomic_load(&ovc->rxq_tcp_backlog),
+			"rcvbuf_udp_bytes",
+			(unsigned long long)atomic_load(&ovc->rxq_rcvbuf_udp),
+			"rcvbuf_tcp_bytes",
+			(unsigned long long)atomic_load(&ovc->rxq_rcvbuf_tcp), "guard_ms",
+			guard_ms, "guard_f", cap, "f_effective", ovc_dload(&ovc->f_eff),
+			"max_age_ms", (unsigned long long)max_age, "age_rejects",
+			(unsigned long long)atomic_load(
+					&ovc->ev_total[OVC_E_AGE_REJECT]),
+			"age_by_timestamp",
+			(unsigned long long)atomic_load(&ovc->rxq_age_stamped),
+			"age_by_estimate",
+			(unsigned long long)atomic_load(&ovc->rxq_age_estimated),
+			"drain_source", ovc_rxq_hooked ? "datagrams" : "requests");
+	rpc->struct_add(h, "J", "proc_reads",
+			(unsigned long long)atomic_load(&ovc->rxq_proc_reads));
+}
+
+const struct ovc_part ovc_part_rxq = {
+		.name = "receive queue",
+		.child_init = rxq_child_init,
+		.start = rxq_start,
+		.sample = rxq_sample,
+		.second_end = rxq_second_end,
+		.second_close = rxq_second_close,
+		.stats = rxq_stats,
+};
