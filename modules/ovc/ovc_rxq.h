@@ -4,7 +4,8 @@
  * (issue 9): sampling (UDP: getsockopt SO_MEMINFO on the sockets Kamailio
  * opened; TCP: netlink sock_diag filtered by the listeners' ports; /proc as
  * a fallback at most once per second), the wait estimate, the SO_RCVBUF
- * bound and the per-datagram age from kernel receive timestamps.
+ * bound and the per-datagram age from kernel receive timestamps (sampling:
+ * ovc_rxq.c; socket sizes: ovc_rxq_size.c; its lifecycle: ovc_rxq_part.c).
  */
 #ifndef OVC_RXQ_MOD_H
 #define OVC_RXQ_MOD_H

@@ -2,7 +2,8 @@
 /*
  * ovc - measurements taken by the ticker process: cumulative CPU busy time
  * from one of three sources, the CPU capacity it is measured against, and
- * shared memory in use. Only the ticker process calls these.
+ * shared memory in use (CPU: ovc_sampler.c; memory: ovc_sampler_mem.c).
+ * Only the ticker process calls these.
  */
 #ifndef OVC_SAMPLER_H
 #define OVC_SAMPLER_H
