@@ -68,7 +68,8 @@ static void on_request_in(struct cell *t, int type, struct tmcb_params *ps)
 	c = ovc_classify(ps->req);
 	if((unsigned)c >= OVC_CLASS_COUNT)
 		return;
-	tok = ovc_agering_add(ovc_tr->ring[c], ovc_tr_now_ms(), (uint64_t)(uintptr_t)t);
+	tok = ovc_agering_add(
+			ovc_tr->ring[c], ovc_tr_now_ms(), (uint64_t)(uintptr_t)t);
 	atomic_fetch_add_explicit(&ovc_tr->live[c], 1, memory_order_relaxed);
 	atomic_fetch_add_explicit(&ovc_tr->created[c], 1, memory_order_relaxed);
 	if(ovc_tr_tmb.register_tmcb(ps->req, t, TMCB_DESTROY, on_destroy,
@@ -159,7 +160,8 @@ int ovc_tmreap_init(unsigned mem_source)
 		}
 		ovc_agering_init(ovc_tr->ring[c], TR_RING_CAP);
 	}
-	if(ovc_tr_tmb.register_tmcb(0, 0, TMCB_REQUEST_IN, on_request_in, 0, 0) <= 0) {
+	if(ovc_tr_tmb.register_tmcb(0, 0, TMCB_REQUEST_IN, on_request_in, 0, 0)
+			<= 0) {
 		LM_ERR("cannot register the TMCB_REQUEST_IN callback\n");
 		goto error;
 	}

@@ -101,9 +101,10 @@ static void tmreap_stats(rpc_t *rpc, void *ctx, void *th)
 	su = atomic_load(&ovc_tr->source_used);
 	rpc->struct_add(h, "sssdffffJJJ", "source", src_names[src],
 			"source_used", src_names[su >= 0 && su <= 2 ? su : 0], "tm",
-			ovc_tr_tm_ok ? "yes" : "no", "reap", (int)p.memctl.reap, "mem_in_use",
-			ovc_dload(&ovc_tr->in_use), "mem_min", ovc_dload(&ovc_tr->mmin),
-			"mem_max", ovc_dload(&ovc_tr->mmax), "p_mem", ovc_dload(&ovc_tr->p_mem),
+			ovc_tr_tm_ok ? "yes" : "no", "reap", (int)p.memctl.reap,
+			"mem_in_use", ovc_dload(&ovc_tr->in_use), "mem_min",
+			ovc_dload(&ovc_tr->mmin), "mem_max", ovc_dload(&ovc_tr->mmax),
+			"p_mem", ovc_dload(&ovc_tr->p_mem),
 			"above_min", (unsigned long long)atomic_load(&ovc_tr->active),
 			"reap_passes", (unsigned long long)atomic_load(&ovc_tr->passes),
 			"skipped", (unsigned long long)atomic_load(&ovc_tr->skipped));
