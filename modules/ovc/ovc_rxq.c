@@ -31,8 +31,6 @@
 #include "core/dprint.h"
 #include "core/socket_info.h"
 
-#include "ovc/derive.h"
-
 #include "ovc_rxq.h"
 #include "ovc_sampler.h"
 #include "ovc_shm.h"
