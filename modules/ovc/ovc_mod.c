@@ -296,7 +296,7 @@ static int mod_init(void)
 	} else {
 		ovc_rxq_hooked = 1;
 	}
-	if(ovc_parts_init() < 0)
+	if(ovc_parts_init(ovc_mp_params()) < 0)
 		goto error;
 	/* the ticker and the parts' processes (queue workers, reaper) */
 	register_procs(1 + ovc_parts_procs());

@@ -6,7 +6,6 @@
 
 #include "ovc/onset.h"
 
-#include "ovc_modparams.h"
 #include "ovc_onset.h"
 #include "ovc_part.h"
 #include "ovc_sampler.h"
@@ -116,11 +115,11 @@ int ovc_overloaded(void)
 /* ------------------------------------------------ the part */
 
 /* mod_init: the derived receive-queue settings in force from the start. */
-static int onset_init(void)
+static int onset_init(const struct ovc_params *p)
 {
 	struct ovc_rxq_eff eff;
 
-	ovc_onset_settings(&ovc_mp_params()->rxq, &eff);
+	ovc_onset_settings(&p->rxq, &eff);
 	return 0;
 }
 

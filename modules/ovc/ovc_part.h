@@ -33,9 +33,10 @@ struct ovc_tick
 struct ovc_part
 {
 	const char *name; /* for logs */
-	/* mod_init, after the shared state and the statistics: 0 or -1 (the
-	 * module does not start; every part's destroy is called) */
-	int (*init)(void);
+	/* mod_init, after the shared state and the statistics, with the
+	 * configuration's parameters p: 0 or -1 (the module does not start;
+	 * every part's destroy is called) */
+	int (*init)(const struct ovc_params *p);
 	/* processes the part forks (register_procs), 0 or more */
 	int (*procs)(void);
 	/* child_init(PROC_INIT) (sockets open, before the fork) and
@@ -74,7 +75,7 @@ extern const struct ovc_part *const ovc_parts[];
 
 /* Every part's init in order. Returns 0, or -1 after destroying them all
  * (the failing part logged why). */
-int ovc_parts_init(void);
+int ovc_parts_init(const struct ovc_params *p);
 
 /* Sum of every part's procs(). */
 int ovc_parts_procs(void);

@@ -29,11 +29,11 @@ const struct ovc_part *const ovc_parts[] = {
 
 #define EACH(p) for(const struct ovc_part *const *p = ovc_parts; *p; p++)
 
-int ovc_parts_init(void)
+int ovc_parts_init(const struct ovc_params *params)
 {
 	EACH(p)
 	{
-		if((*p)->init && (*p)->init() < 0) {
+		if((*p)->init && (*p)->init(params) < 0) {
 			LM_ERR("cannot initialise ovc's %s\n", (*p)->name);
 			ovc_parts_destroy();
 			return -1;

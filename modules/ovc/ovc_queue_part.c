@@ -17,7 +17,7 @@
 #include "ovc_qworker.h"
 #include "ovc_sampler.h"
 
-static int queue_init(void)
+static int queue_init(const struct ovc_params *p)
 {
 	return ovc_queue_init((unsigned)ovc_mp.queue_size,
 			(unsigned)ovc_mp.queue_workers, ovc_mp.queue_max_wait,

@@ -15,7 +15,6 @@
 #include "ovc/rsoca_dos.h"
 
 #include "ovc_classify.h"
-#include "ovc_modparams.h"
 #include "ovc_part.h"
 #include "ovc_reply.h"
 #include "ovc_rsoca.h"
@@ -118,9 +117,8 @@ void ovc_rsoca_settings(const struct ovc_params *p)
 
 /* mod_init: the shared state and, when tm is loaded, its callbacks to
  * count I, for the parameters of the configuration. */
-static int rsoca_init(void)
+static int rsoca_init(const struct ovc_params *p)
 {
-	const struct ovc_params *p = ovc_mp_params();
 	int i;
 
 	if(!emerg_set && ovc_rsoca_set_emergency(OVC_EMERG_DEFAULT) < 0)

@@ -10,13 +10,12 @@
 
 #include "ovc/agering.h"
 
-#include "ovc_modparams.h"
 #include "ovc_part.h"
 #include "ovc_tmreap.h"
 
-static int tmreap_init(void)
+static int tmreap_init(const struct ovc_params *p)
 {
-	return ovc_tmreap_init(ovc_mp_params()->memctl.source);
+	return ovc_tmreap_init(p->memctl.source);
 }
 
 /* The reaper, when tm is loaded. */
