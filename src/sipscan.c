@@ -391,6 +391,9 @@ static int parse_via_value(const char *buf, size_t s, size_t e, int top,
 		p = parse_param(buf, q, e, &name, &val);
 		if(p == 0)
 			return OVC_SCAN_MALFORMED;
+		if(val.len == 0 && p < e && is_lws((unsigned char)buf[p])
+				&& skip_lws(buf, p, e) < e && buf[skip_lws(buf, p, e)] == ',')
+			return OVC_SCAN_UNSUPPORTED; /* Kamailio refuses "name ," */
 		last = p;
 		if(take_via_param(buf, name, val, q, p, top, &vs, out) < 0)
 			return OVC_SCAN_MALFORMED;

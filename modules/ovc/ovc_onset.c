@@ -83,6 +83,10 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 	if(q >= 0)
 		q = fmax(q - queue_target_s * 1000.0, 0.0);
 	least = fmax(rx, q); /* either queue holding everything back */
+	if(q > eff->onset_ms)
+		least = INFINITY; /* the in-core queue expires INVITEs before their
+							 wait reaches enter_ms: past its target, its
+							 wait starts an overload at once */
 	if(least < 0 && invites > window_invites)
 		least = INFINITY; /* INVITEs whose wait cannot be measured (TCP,
 							 TLS): the controller acts, as in its paper */

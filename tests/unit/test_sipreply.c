@@ -184,9 +184,9 @@ START_TEST(test_reply_received_rport)
 					"SIP/2.0/UDP [2001:db8::1]:5070;branch=z9hG4bK6;"
 					"received=2001:db8::2"},
 			/* only the first value of a comma-separated line changes */
-			{REQ("SIP/2.0/UDP h1;rport , SIP/2.0/UDP h2;rport"),
+			{REQ("SIP/2.0/UDP h1;rport, SIP/2.0/UDP h2;rport"),
 					"192.0.2.5",
-					"SIP/2.0/UDP h1;rport=5999;received=192.0.2.5 , "
+					"SIP/2.0/UDP h1;rport=5999;received=192.0.2.5, "
 					"SIP/2.0/UDP h2;rport"},
 			/* folded Via: unfolded in the reply */
 			{REQ("SIP/2.0/UDP\r\n 192.0.2.1\r\n\t;branch=z9hG4bK1"),
