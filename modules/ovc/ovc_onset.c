@@ -17,7 +17,6 @@
 static struct ovc_onset onset;	/* ticker only */
 static ovc_time_ns window_start; /* start of the open window, ns */
 static uint64_t window_invites;	/* INVITEs offered by its start */
-static uint64_t window_refused;	/* INVITEs refused by its start */
 
 void ovc_onset_note_rx(int64_t wait_ns)
 {
@@ -58,7 +57,7 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 {
 	struct ovc_onset_cfg cfg;
 	double win_ms, rx, q, least;
-	uint64_t invites, refused;
+	uint64_t invites;
 	int on;
 
 	win_ms = ovc_derive_onset_window_ms(
@@ -70,33 +69,23 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 		atomic_store(&ovc->onset_q_min_ns, NONE_SEEN);
 		window_invites = atomic_load(
 				&ovc->total.v[OVC_CLASS_INVITE][OVC_V_OFFERED]);
-		window_refused = atomic_load(
-				&ovc->total.v[OVC_CLASS_INVITE][OVC_V_REJECTED]);
 	}
 	if((double)(now - window_start) < win_ms * 1e6)
 		return atomic_load(&ovc->overload);
 	rx = take_min_ms(&ovc->onset_rx_min_ns);
 	q = take_min_ms(&ovc->onset_q_min_ns);
 	invites = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_OFFERED]);
-	refused = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_REJECTED]);
 	/* the in-core queue's own target is no evidence */
 	if(q >= 0)
 		q = fmax(q - queue_target_s * 1000.0, 0.0);
 	least = fmax(rx, q); /* either queue holding everything back */
-	if(q > eff->onset_ms)
-		least = INFINITY; /* the in-core queue expires INVITEs before their
-							 wait reaches enter_ms: past its target, its
-							 wait starts an overload at once */
 	if(least < 0 && invites > window_invites)
 		least = INFINITY; /* INVITEs whose wait cannot be measured (TCP,
 							 TLS): the controller acts, as in its paper */
-	if(queue_target_s > 0 && refused > window_refused)
-		least = INFINITY; /* a controller that keeps a queue by design (pi)
-							 hides the overload it controls: its refusals
-							 are the evidence while they last */
 	window_invites = invites;
-	window_refused = refused;
-	cfg.enter_ms = eff->enter_ms;
+	/* the in-core queue (bbc, sired, pi) expires INVITEs before their wait
+	 * reaches enter_ms: with it, onset_ms starts an overload */
+	cfg.enter_ms = ovc_traits_now()->queued ? eff->onset_ms : eff->enter_ms;
 	cfg.onset_ms = eff->onset_ms;
 	cfg.hold_s = 2.0 * t1_ms / 1000.0;
 	cfg.rearm_s = 64.0 * t1_ms / 1000.0;
