@@ -52,7 +52,8 @@ check-bench-smoke: bench-tools
 
 # What ovc's fast path costs per call below capacity (bench/RESULTS.md,
 # "What loading ovc costs"): scan + admission sequence + timestamp ioctl.
-$(BENCH_BUILD)/admission_bench: bench/microbench/admission_bench.c $(LIB) \
+$(BENCH_BUILD)/admission_bench: bench/microbench/admission_bench.c \
+		bench/microbench/uac_sdp.h $(LIB) \
 		| $(BENCH_BUILD)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Iinclude \
 		-o $@ $< $(LIB) -lm

@@ -367,7 +367,7 @@ static int parse_via_value(const char *buf, size_t s, size_t e, int top,
 {
 	struct ovc_span name, val, host;
 	struct via_seen vs = {0, 0, 0};
-	size_t p, q, last;
+	size_t p, q, last, after;
 	uint16_t port;
 	int r;
 
@@ -391,9 +391,11 @@ static int parse_via_value(const char *buf, size_t s, size_t e, int top,
 		p = parse_param(buf, q, e, &name, &val);
 		if(p == 0)
 			return OVC_SCAN_MALFORMED;
-		if(val.len == 0 && p < e && is_lws((unsigned char)buf[p])
-				&& skip_lws(buf, p, e) < e && buf[skip_lws(buf, p, e)] == ',')
-			return OVC_SCAN_UNSUPPORTED; /* Kamailio refuses "name ," */
+		if(val.len == 0 && p < e && is_lws((unsigned char)buf[p])) {
+			after = skip_lws(buf, p, e);
+			if(after < e && buf[after] == ',')
+				return OVC_SCAN_UNSUPPORTED; /* Kamailio refuses "name ," */
+		}
 		last = p;
 		if(take_via_param(buf, name, val, q, p, top, &vs, out) < 0)
 			return OVC_SCAN_MALFORMED;

@@ -31,13 +31,7 @@
 #define NCALL 4096
 #define ROUNDS 7
 
-static const char sdp[] = "v=0\r\n"
-						  "o=user1 53655765 2353687637 IN IP4 192.0.2.10\r\n"
-						  "s=-\r\n"
-						  "c=IN IP4 192.0.2.10\r\n"
-						  "t=0 0\r\n"
-						  "m=audio 6000 RTP/AVP 0\r\n"
-						  "a=rtpmap:0 PCMU/8000\r\n";
+#include "uac_sdp.h"
 
 /* One request of SIPp's uac scenario for call i: method m (INVITE, ACK
  * or BYE; the last two in the dialog, with the UAS's To-tag). */

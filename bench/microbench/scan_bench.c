@@ -18,13 +18,7 @@
 #define NMSG 64
 #define ROUNDS 7
 
-static const char sdp[] = "v=0\r\n"
-						  "o=user1 53655765 2353687637 IN IP4 192.0.2.10\r\n"
-						  "s=-\r\n"
-						  "c=IN IP4 192.0.2.10\r\n"
-						  "t=0 0\r\n"
-						  "m=audio 6000 RTP/AVP 0\r\n"
-						  "a=rtpmap:0 PCMU/8000\r\n";
+#include "uac_sdp.h"
 
 /* a SIPp uac INVITE as it reaches a proxy after nvia - 1 hops */
 static size_t make_invite(char *b, size_t size, int i, int nvia)

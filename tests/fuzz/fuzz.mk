@@ -65,7 +65,7 @@ check-fuzz: $(FUZZ_BUILD)/fuzz_sipscan fuzz-sipscan-seeds \
 		$(FUZZ_BUILD)/check-fuzz.log | tail -2
 	@echo "check-fuzz: no crash and no failed check over the seeds and $(FUZZ_CHECK_TIME) s of exploration"
 
-$(FUZZ_BUILD)/scan_bench: bench/microbench/scan_bench.c $(SCAN_SRC) \
+$(FUZZ_BUILD)/scan_bench: bench/microbench/scan_bench.c bench/microbench/uac_sdp.h $(SCAN_SRC) \
 		$(SCAN_HDR) | $(FUZZ_BUILD)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Iinclude -o $@ \
 		bench/microbench/scan_bench.c $(SCAN_SRC)
