@@ -49,7 +49,7 @@ UNIT_SAN = $(BUILD)/tests/unit_tests_san
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
 .PHONY: all lib module deps check check-unit check-asan check-integration bench-soak \
-	check-all check-docs docs demo bench clean format
+	check-all check-docs docs demo bench clean format install uninstall
 
 all: lib module
 
@@ -134,6 +134,39 @@ bench: all
 # minutes of overload: shm flat, rows balanced, dialogs complete
 bench-soak: all
 	./bench/soak.sh
+
+# make install [DESTDIR=/stage] [PREFIX=/usr]: the module into the
+# directory the installed Kamailio loads modules from (kamailio -I: Debian's
+# /usr/lib/x86_64-linux-gnu/kamailio/modules), so that loadmodule "ovc.so"
+# finds it by name; PREFIX replaces that directory's prefix (then add the
+# new directory to Kamailio's mpath). The module's README beside Kamailio's
+# (share/doc/kamailio/modules/README.ovc), the example configurations in
+# share/doc/kamailio/examples/ovc/.
+KAMAILIO ?= kamailio
+K_MODPATH = $(shell $(KAMAILIO) -I 2>/dev/null | \
+	sed -n 's/^ *Default paths to modules: *//p' | cut -d: -f1)
+K_MODPATH_RE = ^(.*)/(lib[^/]*(/[^/]+)?)/kamailio/modules/?$$
+PREFIX ?= $(or $(shell echo '$(K_MODPATH)' | sed -nE 's@$(K_MODPATH_RE)@\1@p'),/usr/local)
+LIBDIR ?= $(or $(shell echo '$(K_MODPATH)' | sed -nE 's@$(K_MODPATH_RE)@\2@p'),lib64)
+MODDIR ?= $(PREFIX)/$(LIBDIR)/kamailio/modules
+DOCDIR ?= $(PREFIX)/share/doc/kamailio
+EXAMPLES = configs/ovc-proxy.cfg configs/kamailio-ovc-cpuquota.conf
+INSTALLED = $(MODDIR)/ovc.so $(DOCDIR)/modules/README.ovc \
+	$(DOCDIR)/modules/README.ovc-algorithms \
+	$(EXAMPLES:configs/%=$(DOCDIR)/examples/ovc/%)
+
+install: $(MOD)
+	install -d $(DESTDIR)$(MODDIR) $(DESTDIR)$(DOCDIR)/modules \
+		$(DESTDIR)$(DOCDIR)/examples/ovc
+	install -m 0644 $(MOD) $(DESTDIR)$(MODDIR)/ovc.so
+	install -m 0644 modules/ovc/README.md $(DESTDIR)$(DOCDIR)/modules/README.ovc
+	install -m 0644 docs/algorithms.md \
+		$(DESTDIR)$(DOCDIR)/modules/README.ovc-algorithms
+	install -m 0644 $(EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/ovc/
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rmdir $(DESTDIR)$(DOCDIR)/examples/ovc 2>/dev/null || true
 
 format:
 	clang-format -i $(LIB_SRC) $(MOD_SRC) include/ovc/*.h modules/ovc/*.h
