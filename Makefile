@@ -6,7 +6,9 @@ BUILD ?= build
 CC ?= gcc
 
 WARN = -Wall -Wextra -Wno-unused-parameter -Wshadow -Wstrict-prototypes
-LIB_CFLAGS = -std=gnu11 -O2 -g -fPIC $(WARN) -Iinclude
+# EXTRA_CFLAGS, EXTRA_LDFLAGS: added to the library's and the module's
+# (the Debian package's hardening flags, make deb)
+LIB_CFLAGS = -std=gnu11 -O2 -g -fPIC $(WARN) -Iinclude $(EXTRA_CFLAGS)
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 
@@ -28,7 +30,7 @@ K_DEFS = -DNAME='"kamailio"' -DVERSION='"5.6.3"' -DARCH='"x86_64"' \
 	-DUSE_RAW_SOCKS -DHAVE_EPOLL -DHAVE_SIGIO_RT -DSIGINFO64_WORKARROUND \
 	-DUSE_FUTEX -DHAVE_SELECT -DKSR_PTHREAD_MUTEX_SHARED -DMOD_NAME='"ovc"'
 MOD_CFLAGS = -std=gnu11 -O2 -g -fPIC -DPIC -pthread -m64 \
-	-Wall -Wno-unused-parameter -Iinclude -I$(KSRC) $(K_DEFS)
+	-Wall -Wno-unused-parameter -Iinclude -I$(KSRC) $(K_DEFS) $(EXTRA_CFLAGS)
 
 LIB_SRC = $(wildcard src/*.c)
 LIB_OBJ = $(LIB_SRC:src/%.c=$(BUILD)/lib/%.o)
@@ -49,7 +51,8 @@ UNIT_SAN = $(BUILD)/tests/unit_tests_san
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
 .PHONY: all lib module deps check check-unit check-asan check-integration bench-soak \
-	check-all check-docs docs demo bench clean format install uninstall
+	check-all check-docs docs demo bench clean format install uninstall deb \
+	print-version
 
 all: lib module
 
@@ -77,7 +80,7 @@ $(BUILD)/mod/%.o: modules/ovc/%.c $(wildcard modules/ovc/*.h) \
 		$(wildcard include/ovc/*.h) $(KSRC)/core/sr_module.h | $(BUILD)/mod
 	$(CC) $(MOD_CFLAGS) -c $< -o $@
 $(MOD): $(MOD_OBJ) $(LIB)
-	$(CC) -shared -pthread -o $@ $(MOD_OBJ) $(LIB) -lm
+	$(CC) -shared -pthread $(EXTRA_LDFLAGS) -o $@ $(MOD_OBJ) $(LIB) -lm
 	./scripts/check-abi.sh $@
 
 $(UNIT): $(UNIT_SRC) $(UNIT_DEPS) $(LIB) | $(BUILD)/tests
@@ -167,6 +170,14 @@ install: $(MOD)
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 	rmdir $(DESTDIR)$(DOCDIR)/examples/ovc 2>/dev/null || true
+
+# make deb: the Debian binary package kamailio-ovc-modules in build/deb/,
+# for the installed kamailio package and strictly dependent on its version
+OVC_VERSION = 0.1.0
+deb:
+	@./pkg/mkdeb.sh
+print-version:
+	@echo $(OVC_VERSION)
 
 format:
 	clang-format -i $(LIB_SRC) $(MOD_SRC) include/ovc/*.h modules/ovc/*.h

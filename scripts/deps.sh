@@ -9,7 +9,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cache="$top/.deps"
 pkgs=(kamailio kamailio-extra-modules kamailio-utils-modules sip-tester
 	check libcap-dev libjansson-dev pkg-config gcc make iproute2 procps
-	gnuplot-nox xz-utils dpkg-dev binutils clang libclang-rt-14-dev valgrind)
+	gnuplot-nox xz-utils dpkg-dev binutils clang libclang-rt-14-dev valgrind
+	lintian)
 
 die() { echo "deps: ERROR: $*" >&2; exit 1; }
 say() { echo "deps: $*"; }
