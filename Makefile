@@ -12,23 +12,16 @@ LIB_CFLAGS = -std=gnu11 -O2 -g -fPIC $(WARN) -Iinclude $(EXTRA_CFLAGS)
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 
-# Exactly Debian's kamailio 5.6.3 defines (../shared/BUILD-NOTES.md): the
-# module's embedded version/flags strings must equal the server's.
-K_DEFS = -DNAME='"kamailio"' -DVERSION='"5.6.3"' -DARCH='"x86_64"' \
-	-DOS='linux_' -DOS_QUOTED='"linux"' -DCOMPILER='"gcc 12.2.0"' \
-	-D__CPU_x86_64 -D__OS_linux -DVERSIONVAL=5006003 \
-	-DCFG_DIR='"/etc/kamailio/"' -DSHARE_DIR='"/usr/share/kamailio/"' \
-	-DRUN_DIR='"/var/run/kamailio/"' -DPKG_MALLOC -DSHM_MMAP -DDNS_IP_HACK \
-	-DUSE_MCAST -DUSE_TCP -DDISABLE_NAGLE -DHAVE_RESOLV_RES -DUSE_DNS_CACHE \
-	-DUSE_DNS_FAILOVER -DUSE_DST_BLOCKLIST -DUSE_NAPTR -DWITH_XAVP \
-	-DMEM_JOIN_FREE -DF_MALLOC -DQ_MALLOC -DTLSF_MALLOC -DDBG_SR_MEMORY \
-	-DUSE_TLS -DTLS_HOOKS -DUSE_CORE_STATS -DSTATISTICS -DMALLOC_STATS \
-	-DUSE_SCTP -DFAST_LOCK -DADAPTIVE_WAIT -DADAPTIVE_WAIT_LOOPS=1024 \
-	-DCC_GCC_LIKE_ASM -DHAVE_GETHOSTBYNAME2 -DHAVE_UNION_SEMUN \
-	-DHAVE_SCHED_YIELD -DHAVE_MSG_NOSIGNAL -DHAVE_MSGHDR_MSG_CONTROL \
-	-DHAVE_ALLOCA_H -DHAVE_TIMEGM -DHAVE_SCHED_SETSCHEDULER -DHAVE_IP_MREQN \
-	-DUSE_RAW_SOCKS -DHAVE_EPOLL -DHAVE_SIGIO_RT -DSIGINFO64_WORKARROUND \
-	-DUSE_FUTEX -DHAVE_SELECT -DKSR_PTHREAD_MUTEX_SHARED -DMOD_NAME='"ovc"'
+# The installed Kamailio's defines (scripts/kam-defs.sh): the module's
+# embedded version and flags strings must equal the server's
+# (../shared/BUILD-NOTES.md), so they are derived from the server itself
+# (kamailio -V, -I: KAMAILIO, default kamailio from PATH) and the source
+# tree KSRC (its config.mak when configured, else its Makefile.defs).
+# Evaluated when a module object is compiled, after $(K_DEFS_FILE) is made.
+KAMAILIO ?= kamailio
+K_BIN := $(shell command -v $(KAMAILIO) 2>/dev/null)
+K_DEFS_FILE = $(BUILD)/kam-defs
+K_DEFS = $(shell cat $(K_DEFS_FILE))
 MOD_CFLAGS = -std=gnu11 -O2 -g -fPIC -DPIC -pthread -m64 \
 	-Wall -Wno-unused-parameter -Iinclude -I$(KSRC) $(K_DEFS) $(EXTRA_CFLAGS)
 
@@ -75,13 +68,16 @@ $(KSRC)/core/sr_module.h:
 	@echo "Kamailio headers missing in $(KSRC): run 'make deps' first" >&2
 	@exit 1
 
+$(K_DEFS_FILE): scripts/kam-defs.sh $(KSRC)/core/sr_module.h $(K_BIN) \
+		$(wildcard $(KSRC)/config.mak) | $(BUILD)/mod
+	./scripts/kam-defs.sh $(KSRC) $(KAMAILIO) >$@.tmp && mv $@.tmp $@
 $(BUILD)/mod/%.o: modules/ovc/%.c $(wildcard modules/ovc/*.h) \
 		modules/ovc/ovc_columns.def \
-		$(wildcard include/ovc/*.h) $(KSRC)/core/sr_module.h | $(BUILD)/mod
+		$(wildcard include/ovc/*.h) $(K_DEFS_FILE) | $(BUILD)/mod
 	$(CC) $(MOD_CFLAGS) -c $< -o $@
 $(MOD): $(MOD_OBJ) $(LIB)
 	$(CC) -shared -pthread $(EXTRA_LDFLAGS) -o $@ $(MOD_OBJ) $(LIB) -lm
-	./scripts/check-abi.sh $@
+	KAMAILIO=$(KAMAILIO) ./scripts/check-abi.sh $@
 
 $(UNIT): $(UNIT_SRC) $(UNIT_DEPS) $(LIB) | $(BUILD)/tests
 	$(CC) $(LIB_CFLAGS) -Itests/unit -Imodules/ovc -o $@ $(UNIT_SRC) $(LIB) $(CHECK_LIBS) -lm
@@ -145,7 +141,6 @@ bench-soak: all
 # new directory to Kamailio's mpath). The module's README beside Kamailio's
 # (share/doc/kamailio/modules/README.ovc), the example configurations in
 # share/doc/kamailio/examples/ovc/.
-KAMAILIO ?= kamailio
 K_MODPATH = $(shell $(KAMAILIO) -I 2>/dev/null | \
 	sed -n 's/^ *Default paths to modules: *//p' | cut -d: -f1)
 K_MODPATH_RE = ^(.*)/(lib[^/]*(/[^/]+)?)/kamailio/modules/?$$

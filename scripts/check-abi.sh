@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Verify that a built module embeds exactly the version and compile-flags
-# strings of the installed kamailio binary; kamailio refuses (and exits)
-# at load time otherwise. Prints both strings on a mismatch.
+# strings of the installed kamailio binary (KAMAILIO, default kamailio);
+# kamailio refuses (and exits) at load time otherwise. Prints both strings
+# on a mismatch.
 set -euo pipefail
 so=${1:?usage: check-abi.sh module.so}
-kv=$(kamailio -V 2>/dev/null) || { echo "check-abi: kamailio -V failed (run make deps)" >&2; exit 1; }
+kam=${KAMAILIO:-kamailio}
+kv=$("$kam" -V 2>/dev/null) || { echo "check-abi: $kam -V failed (run make deps)" >&2; exit 1; }
 want_ver=$(printf '%s\n' "$kv" | sed -n 's/^version: \(.*[^ ]\) *$/\1/p')
 want_flags=$(printf '%s\n' "$kv" | sed -n 's/^flags: \(.*\)$/\1/p')
 strs=$(strings -a "$so")
