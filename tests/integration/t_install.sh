@@ -6,7 +6,8 @@
 # installed kamailio, apt installs it on this machine and removes it again.
 # Each time Kamailio starts from the installed example configuration with
 # loadmodule "ovc.so" (the plain name, found in the module path) and
-# answers ovc.stats. The systemd drop-in example passes systemd-analyze.
+# answers ovc.stats. The module's defines follow the server's flags and
+# version; the systemd drop-in example passes systemd-analyze.
 # A machine that already has ovc.so in Kamailio's module directory keeps
 # it: the package part is then skipped.
 . "$(dirname "$0")/lib.sh"
@@ -71,6 +72,38 @@ if [ -f "$root/opt/ovc/${moddir#/usr/}/ovc.so" ]; then
 else
 	fail "make install PREFIX=/opt/ovc: no module under /opt/ovc"
 	find "$root" -name ovc.so
+fi
+
+# --- the defines follow the server (scripts/kam-defs.sh): a server built
+# without SCTP and with busy waiting gets a module without them; a tree of
+# another version than the server's is refused
+ksrc=$TOP/.deps/kamailio/src
+mine=$("$TOP/scripts/kam-defs.sh" "$ksrc" 2>&1) || fail "kam-defs.sh: $mine"
+if [ "$mine" = "$(cat "$TOP/build/kam-defs" 2>/dev/null)" ]; then
+	ok "the module was built with the defines derived from kamailio -V"
+else
+	fail "build/kam-defs differs from what kam-defs.sh derives now"
+fi
+mkdir -p "$T_DIR/fake"
+printf '#!/bin/sh\nkamailio "$@" | sed "%s"\n' \
+	's/, USE_SCTP//; s/FAST_LOCK-ADAPTIVE_WAIT/FAST_LOCK-BUSY_WAIT/' \
+	>"$T_DIR/fake/kam-other-flags"
+printf '#!/bin/sh\nkamailio "$@" | sed "s/ 5\\.6\\.3 / 9.9.9 /"\n' \
+	>"$T_DIR/fake/kam-other-version"
+chmod +x "$T_DIR/fake/"*
+other=" $("$TOP/scripts/kam-defs.sh" "$ksrc" "$T_DIR/fake/kam-other-flags") "
+if [[ $other != *" -DUSE_SCTP "* && $other == *" -DBUSY_WAIT "* &&
+	$other != *" -DADAPTIVE_WAIT "* && $other == *" -DUSE_TCP "* ]]; then
+	ok "a server without USE_SCTP, with FAST_LOCK-BUSY_WAIT: defines follow"
+else
+	fail "defines do not follow the server's flags: $other"
+fi
+if out=$("$TOP/scripts/kam-defs.sh" "$ksrc" "$T_DIR/fake/kam-other-version" 2>&1); then
+	fail "a $(kamailio -v 2>/dev/null | head -1) tree accepted for a 9.9.9 server"
+elif grep -q "the server .* is 9.9.9" <<<"$out"; then
+	ok "headers of another version than the server's are refused"
+else
+	fail "kam-defs.sh failed for another reason: $out"
 fi
 
 # --- the systemd drop-in: the Debian unit with it must verify cleanly
