@@ -70,9 +70,10 @@ install -m 0644 pkg/copyright "$docdir/copyright"
 gzip -9n "$stage"/usr/share/doc/kamailio/modules/README.ovc*
 # one changelog entry for this build
 when=$(date -R -u -d "@$SOURCE_DATE_EPOCH")
-# who built it: DEBFULLNAME and DEBEMAIL as for dch, else git's user
-name=${DEBFULLNAME:-$(git -C "$top" config user.name 2>/dev/null || true)}
-mail=${DEBEMAIL:-$(git -C "$top" config user.email 2>/dev/null || true)}
+# the maintainer: DEBFULLNAME and DEBEMAIL as for dch, else the author of
+# the commit built (a clone has no git user of its own)
+name=${DEBFULLNAME:-$(git -C "$top" log -1 --format=%an 2>/dev/null || true)}
+mail=${DEBEMAIL:-$(git -C "$top" log -1 --format=%ae 2>/dev/null || true)}
 [ -n "$name" ] && [ -n "$mail" ] ||
 	die "no maintainer: set DEBFULLNAME and DEBEMAIL"
 maint="$name <$mail>"
