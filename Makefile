@@ -21,9 +21,10 @@ SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
 KAMAILIO ?= kamailio
 K_BIN := $(shell command -v $(KAMAILIO) 2>/dev/null)
 K_DEFS_FILE = $(BUILD)/kam-defs
-K_DEFS = $(shell cat $(K_DEFS_FILE))
+K_DEFS = $(shell cat $(K_DEFS_FILE) 2>/dev/null)
 MOD_CFLAGS = -std=gnu11 -O2 -g -fPIC -DPIC -pthread -m64 \
-	-Wall -Wno-unused-parameter -Iinclude -I$(KSRC) $(K_DEFS) $(EXTRA_CFLAGS)
+	-Wall -Wno-unused-parameter -Iinclude -I$(KSRC) $(K_DEFS) \
+	$(EXTRA_CFLAGS)
 
 LIB_SRC = $(wildcard src/*.c)
 LIB_OBJ = $(LIB_SRC:src/%.c=$(BUILD)/lib/%.o)
@@ -144,8 +145,10 @@ bench-soak: all
 K_MODPATH = $(shell $(KAMAILIO) -I 2>/dev/null | \
 	sed -n 's/^ *Default paths to modules: *//p' | cut -d: -f1)
 K_MODPATH_RE = ^(.*)/(lib[^/]*(/[^/]+)?)/kamailio/modules/?$$
-PREFIX ?= $(or $(shell echo '$(K_MODPATH)' | sed -nE 's@$(K_MODPATH_RE)@\1@p'),/usr/local)
-LIBDIR ?= $(or $(shell echo '$(K_MODPATH)' | sed -nE 's@$(K_MODPATH_RE)@\2@p'),lib64)
+K_MODPATH_PART = $(shell echo '$(K_MODPATH)' | \
+	sed -nE 's@$(K_MODPATH_RE)@\$(1)@p')
+PREFIX ?= $(or $(call K_MODPATH_PART,1),/usr/local)
+LIBDIR ?= $(or $(call K_MODPATH_PART,2),lib64)
 MODDIR ?= $(PREFIX)/$(LIBDIR)/kamailio/modules
 DOCDIR ?= $(PREFIX)/share/doc/kamailio
 EXAMPLES = configs/ovc-proxy.cfg configs/kamailio-ovc-cpuquota.conf
@@ -157,7 +160,8 @@ install: $(MOD)
 	install -d $(DESTDIR)$(MODDIR) $(DESTDIR)$(DOCDIR)/modules \
 		$(DESTDIR)$(DOCDIR)/examples/ovc
 	install -m 0644 $(MOD) $(DESTDIR)$(MODDIR)/ovc.so
-	install -m 0644 modules/ovc/README.md $(DESTDIR)$(DOCDIR)/modules/README.ovc
+	install -m 0644 modules/ovc/README.md \
+		$(DESTDIR)$(DOCDIR)/modules/README.ovc
 	install -m 0644 docs/algorithms.md \
 		$(DESTDIR)$(DOCDIR)/modules/README.ovc-algorithms
 	install -m 0644 $(EXAMPLES) $(DESTDIR)$(DOCDIR)/examples/ovc/

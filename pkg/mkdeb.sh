@@ -17,7 +17,8 @@ make=${MAKE:-make}
 die() { echo "mkdeb: ERROR: $*" >&2; exit 1; }
 
 for t in dpkg-deb dpkg-shlibdeps dpkg-buildflags dpkg-architecture; do
-	command -v "$t" >/dev/null || die "$t missing (dpkg-dev): run 'make deps'"
+	command -v "$t" >/dev/null ||
+		die "$t missing (dpkg-dev): run 'make deps'"
 done
 kbin=$(command -v "${KAMAILIO:-kamailio}") ||
 	die "kamailio not installed: run 'make deps'"
@@ -89,7 +90,7 @@ chmod 0644 "$docdir/changelog.Debian.gz"
 # not for Debian's archive: no ITP bug to close
 ovr=$stage/usr/share/lintian/overrides
 install -d "$ovr"
-printf '%s\n' "# built locally by make deb, not uploaded to Debian: no ITP bug" \
+printf '%s\n' "# built by make deb, not uploaded to Debian: no ITP bug" \
 	"$pkg: initial-upload-closes-no-bugs" >"$ovr/$pkg"
 
 # shared library dependencies (libc, libm) as dh_shlibdeps finds them

@@ -21,8 +21,8 @@
 set -euo pipefail
 ksrc=${1:?usage: kam-defs.sh KSRC [KAMAILIO]}
 kam=${2:-kamailio}
-ksrc=$(cd "$ksrc" 2>/dev/null && pwd) || { echo "kam-defs: ERROR: no folder $1" >&2; exit 1; }
 die() { echo "kam-defs: ERROR: $*" >&2; exit 1; }
+ksrc=$(cd "$ksrc" 2>/dev/null && pwd) || die "no folder $1"
 
 [ -f "$ksrc/Makefile.defs" ] && [ -f "$ksrc/core/ver_defs.h" ] ||
 	die "$ksrc is not a Kamailio src/ tree (Makefile.defs, core/ver_defs.h)"
@@ -38,8 +38,8 @@ re='^([^ ]+) ([^ ]+) \(([^/]+)/([^)]+)\)$'
 name=${BASH_REMATCH[1]} ver=${BASH_REMATCH[2]}
 arch=${BASH_REMATCH[3]} os=${BASH_REMATCH[4]}
 compiler=$(sed -n 's/^compiled with *//p' <<<"$kv" | sed 's/ *$//')
-loops=$(grep -oE 'ADAPTIVE_WAIT_LOOPS[ =]*[0-9]+' <<<"$kv" | grep -oE '[0-9]+$' ||
-	true)
+loops=$(grep -oE 'ADAPTIVE_WAIT_LOOPS[ =]*[0-9]+' <<<"$kv" |
+	grep -oE '[0-9]+$' || true)
 [[ $ver =~ ^([0-9]+)\.([0-9]+)\.([0-9]+) ]] || die "version '$ver'"
 verval=$(printf '%d%03d%03d' "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" \
 	"${BASH_REMATCH[3]}")
@@ -70,7 +70,8 @@ EOF
 # in a clean environment: a caller's make variables (DESTDIR, PREFIX,
 # MAKEFLAGS of make install) would reach Makefile.defs
 out=$(cd "$ksrc" && env -i PATH="$PATH" make -s --no-print-directory \
-	-f "$mk" "${args[@]}" print-defs 2>/dev/null) || die "evaluating $ksrc's Makefile.defs failed"
+	-f "$mk" "${args[@]}" print-defs 2>/dev/null) ||
+	die "evaluating $ksrc's Makefile.defs failed"
 defs=$(sed -n 's/^K_DEFS //p' <<<"$out")
 [ -n "$defs" ] || die "no C_DEFS from $ksrc"
 
@@ -119,7 +120,10 @@ done < <(awk '
 	END {
 		# a define printing the name of another (DBG_LL_MALLOC prints
 		# DBG_SF_MALLOC in 5.6) cannot be told from it: left as is
-		for (m in str) { split(str[m], p, " "); if (p[1] == p[2]) own[p[2]] = 1 }
+		for (m in str) {
+			split(str[m], p, " ")
+			if (p[1] == p[2]) own[p[2]] = 1
+		}
 		for (m in str) {
 			split(str[m], p, " ")
 			if ((m in used) && (p[1] == p[2] || !(p[2] in own)))
