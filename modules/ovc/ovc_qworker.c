@@ -123,10 +123,13 @@ void ovc_qworker_answer_at_stop(struct ovc_qitem *it)
 }
 
 /* Waits for the next dequeue slot when the drain is paced. Returns 1 when
- * the caller may dequeue now, 0 when it should look again (paused, or
- * woken by a signal). */
+ * the caller may dequeue now, 0 when it should look again (paused, the
+ * next slot further than OVC_DRAIN_MAX_NAP_MS away, or woken by a
+ * signal): a worker never sleeps towards a slot of a rate pi has changed
+ * since. */
 static int drain_slot(void)
 {
+	const ovc_time_ns max_nap = OVC_DRAIN_MAX_NAP_MS * OVC_NS_PER_MS;
 	int64_t iv = ovc_queue_interval();
 	ovc_time_ns wait;
 
@@ -136,7 +139,12 @@ static int drain_slot(void)
 		nap(5 * OVC_NS_PER_MS); /* pi's next epoch may release it */
 		return 0;
 	}
-	wait = ovc_pacer_take(&ovc_q->pacer, ovc_now_ns(), iv, OVC_DRAIN_BURST);
+	wait = ovc_pacer_take(
+			&ovc_q->pacer, ovc_now_ns(), iv, OVC_DRAIN_BURST, max_nap);
+	if(wait > max_nap) {
+		nap(max_nap); /* no slot taken: the rate is read again */
+		return 0;
+	}
 	if(wait > 0)
 		nap(wait);
 	return !stop_requested;

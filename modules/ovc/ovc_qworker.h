@@ -11,6 +11,10 @@
 /* Dequeues per burst the drain pacer grants after an idle spell. */
 #define OVC_DRAIN_BURST 4
 
+/* Longest a worker sleeps towards a paced dequeue slot, ms: pi's epoch
+ * (003 §V, 10 ms), the most often its drain rate changes. */
+#define OVC_DRAIN_MAX_NAP_MS 10
+
 /* The worker's loop (never returns): waits for INVITEs without spinning,
  * paces the drain when a controller sets a rate, rejects an INVITE that
  * waited longer than queue_max_wait (and, under pi, by the acceptor), runs

@@ -2,8 +2,9 @@
 /*
  * ovc unit tests - src/pacer.c: slots are spaced by the interval, a burst
  * goes at once after idle, idle time is not saved up beyond the burst,
- * unpaced takes never wait, and concurrent takers in forked processes get
- * distinct slots.
+ * unpaced takes never wait, a rate change applies from the next slot (no
+ * slot is reserved beyond the caller's limit), and concurrent takers in
+ * forked processes get distinct slots.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -15,6 +16,8 @@
 #include "suites.h"
 
 #define MS 1000000LL
+/* no limit on how far a slot may be reserved */
+#define NOLIM (1000000 * MS)
 
 START_TEST(test_pacer_spacing)
 {
@@ -23,19 +26,19 @@ START_TEST(test_pacer_spacing)
 
 	ovc_pacer_init(&p);
 	/* 100/s, burst 1: the first at once, then 10 ms apart */
-	ck_assert_int_eq(ovc_pacer_take(&p, 1000 * MS, 10 * MS, 1), 0);
-	ck_assert_int_eq(ovc_pacer_take(&p, 1000 * MS, 10 * MS, 1), 10 * MS);
-	ck_assert_int_eq(ovc_pacer_take(&p, 1000 * MS, 10 * MS, 1), 20 * MS);
+	ck_assert_int_eq(ovc_pacer_take(&p, 1000 * MS, 10 * MS, 1, NOLIM), 0);
+	ck_assert_int_eq(ovc_pacer_take(&p, 1000 * MS, 10 * MS, 1, NOLIM), 10 * MS);
+	ck_assert_int_eq(ovc_pacer_take(&p, 1000 * MS, 10 * MS, 1, NOLIM), 20 * MS);
 	/* a caller that waited its turn takes the next slot */
-	ck_assert_int_eq(ovc_pacer_take(&p, 1030 * MS, 10 * MS, 1), 0);
-	ck_assert_int_eq(ovc_pacer_take(&p, 1030 * MS, 10 * MS, 1), 10 * MS);
+	ck_assert_int_eq(ovc_pacer_take(&p, 1030 * MS, 10 * MS, 1, NOLIM), 0);
+	ck_assert_int_eq(ovc_pacer_take(&p, 1030 * MS, 10 * MS, 1, NOLIM), 10 * MS);
 	/* after a long idle spell, burst 5: five at once, then spaced */
 	for(i = 0; i < 5; i++)
-		ck_assert_int_eq(ovc_pacer_take(&p, 5000 * MS, 10 * MS, 5), 0);
-	ck_assert_int_eq(ovc_pacer_take(&p, 5000 * MS, 10 * MS, 5), 10 * MS);
+		ck_assert_int_eq(ovc_pacer_take(&p, 5000 * MS, 10 * MS, 5, NOLIM), 0);
+	ck_assert_int_eq(ovc_pacer_take(&p, 5000 * MS, 10 * MS, 5, NOLIM), 10 * MS);
 	/* burst 0 behaves as 1 */
-	ck_assert_int_eq(ovc_pacer_take(&p, 9000 * MS, 10 * MS, 0), 0);
-	ck_assert_int_eq(ovc_pacer_take(&p, 9000 * MS, 10 * MS, 0), 10 * MS);
+	ck_assert_int_eq(ovc_pacer_take(&p, 9000 * MS, 10 * MS, 0, NOLIM), 0);
+	ck_assert_int_eq(ovc_pacer_take(&p, 9000 * MS, 10 * MS, 0, NOLIM), 10 * MS);
 }
 END_TEST
 
@@ -46,15 +49,48 @@ START_TEST(test_pacer_unpaced_and_rate_change)
 
 	ovc_pacer_init(&p);
 	for(i = 0; i < 3; i++)
-		ck_assert_int_eq(ovc_pacer_take(&p, 100 * MS, 50 * MS, 1),
+		ck_assert_int_eq(ovc_pacer_take(&p, 100 * MS, 50 * MS, 1, NOLIM),
 				(ovc_time_ns)i * 50 * MS);
 	/* unpaced: never waits, and forgets the debt */
-	ck_assert_int_eq(ovc_pacer_take(&p, 100 * MS, 0, 1), 0);
-	ck_assert_int_eq(ovc_pacer_take(&p, 100 * MS, -5, 1), 0);
-	ck_assert_int_eq(ovc_pacer_take(&p, 100 * MS, 50 * MS, 1), 0);
-	/* a faster rate spaces the following slots closer */
-	ck_assert_int_eq(ovc_pacer_take(&p, 100 * MS, 1 * MS, 1), 50 * MS);
-	ck_assert_int_eq(ovc_pacer_take(&p, 100 * MS, 1 * MS, 1), 51 * MS);
+	ck_assert_int_eq(ovc_pacer_take(&p, 100 * MS, 0, 1, NOLIM), 0);
+	ck_assert_int_eq(ovc_pacer_take(&p, 100 * MS, -5, 1, NOLIM), 0);
+	ck_assert_int_eq(ovc_pacer_take(&p, 100 * MS, 50 * MS, 1, NOLIM), 0);
+	/* a faster rate applies from the next slot: one interval of the new
+	 * rate after the last slot, not one of the old */
+	ck_assert_int_eq(ovc_pacer_take(&p, 100 * MS, 1 * MS, 1, NOLIM), 1 * MS);
+	ck_assert_int_eq(ovc_pacer_take(&p, 100 * MS, 1 * MS, 1, NOLIM), 2 * MS);
+}
+END_TEST
+
+/* pi's drain goes from 1/s to 2800/s in one epoch (its queue loop leaving
+ * an empty queue): four workers that took their slots at the slow rate
+ * must not sleep for seconds while the queue fills (t_queue, 2026-11-25:
+ * 3.5 s without a dequeue, the queue at its 800 and its expiry) */
+START_TEST(test_pacer_slow_rate_reserves_nothing_far)
+{
+	struct ovc_pacer p;
+	int i;
+
+	ovc_pacer_init(&p);
+	/* 1/s: the first slot at once; the next, a second later, is not
+	 * reserved with a 10 ms limit, however many workers ask */
+	ck_assert_int_eq(ovc_pacer_take(&p, 100 * MS, 1000 * MS, 1, 10 * MS), 0);
+	for(i = 0; i < 3; i++)
+		ck_assert_int_eq(ovc_pacer_take(&p, 100 * MS, 1000 * MS, 1, 10 * MS),
+				1000 * MS);
+	/* 2800/s 10 ms later: the next slot is due at once, then spaced */
+	ck_assert_int_eq(ovc_pacer_take(&p, 110 * MS, 357143, 1, 10 * MS), 0);
+	ck_assert_int_eq(
+			ovc_pacer_take(&p, 110 * MS, 357143, 1, 10 * MS), 357143);
+	/* a slot just within the limit is reserved, one beyond it is not */
+	ovc_pacer_init(&p);
+	ck_assert_int_eq(ovc_pacer_take(&p, 100 * MS, 10 * MS, 1, 10 * MS), 0);
+	ck_assert_int_eq(
+			ovc_pacer_take(&p, 100 * MS, 10 * MS, 1, 10 * MS), 10 * MS);
+	ck_assert_int_eq(
+			ovc_pacer_take(&p, 100 * MS, 10 * MS, 1, 10 * MS), 20 * MS);
+	ck_assert_int_eq(
+			ovc_pacer_take(&p, 110 * MS, 10 * MS, 1, 10 * MS), 10 * MS);
 }
 END_TEST
 
@@ -82,7 +118,7 @@ START_TEST(test_pacer_multiprocess)
 			/* every take at the same instant: each must get its own
 			 * slot, so the debt grows by exactly one interval per take */
 			for(k = 0; k < TAKES; k++)
-				ovc_pacer_take(p, 1000, 7, 1);
+				ovc_pacer_take(p, 1000, 7, 1, NOLIM);
 			_exit(0);
 		}
 	}
@@ -90,7 +126,7 @@ START_TEST(test_pacer_multiprocess)
 		ck_assert_int_eq(waitpid(pids[i], &st, 0), pids[i]);
 		ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	}
-	ck_assert_int_eq(ovc_pacer_take(p, 1000, 7, 1), 7LL * PROCS * TAKES);
+	ck_assert_int_eq(ovc_pacer_take(p, 1000, 7, 1, NOLIM), 7LL * PROCS * TAKES);
 	munmap(p, sizeof(*p));
 }
 END_TEST
@@ -102,6 +138,7 @@ Suite *make_suite_pacer(void)
 
 	tcase_add_test(tc, test_pacer_spacing);
 	tcase_add_test(tc, test_pacer_unpaced_and_rate_change);
+	tcase_add_test(tc, test_pacer_slow_rate_reserves_nothing_far);
 	tcase_add_test(tc, test_pacer_multiprocess);
 	suite_add_tcase(s, tc);
 	return s;
