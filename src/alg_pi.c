@@ -20,6 +20,16 @@ static int pi_carry(struct ovc_ctl *n, const struct ovc_ctl *old)
 	return ovc_pi_reconfigure(&n->u.pi, &n->p.pi);
 }
 
+/* The CPU pi's CPU loop holds at C_T, fraction of capacity: all of it,
+ * refusing included (003 eq. 1: C = u (1 - alpha) + u alpha / beta).
+ * Left out, the refusals at the queue's output and its expiries take the
+ * CPU beyond its capacity while the loop sees its target met: the workers
+ * fall behind and the queue sits at its expiry (t_queue, 2026-11-25). */
+static double pi_cpu(const struct ovc_measure *m)
+{
+	return m->cpu + (ovc_meas_ok(m->cpu_reject) ? m->cpu_reject : 0.0);
+}
+
 static int pi_step(struct ovc_ctl *c, const struct ovc_measure *m,
 		double dt, struct ovc_output *o)
 {
@@ -28,7 +38,7 @@ static int pi_step(struct ovc_ctl *c, const struct ovc_measure *m,
 	if(!ovc_meas_ok(m->cpu) || !ovc_meas_ok(m->queue_len)
 			|| !ovc_meas_ok(m->offered[OVC_CLASS_INVITE]))
 		return OVC_EINVAL;
-	rc = ovc_pi_step(&c->u.pi, dt, m->cpu, m->queue_len,
+	rc = ovc_pi_step(&c->u.pi, dt, pi_cpu(m), m->queue_len,
 			m->offered[OVC_CLASS_INVITE]);
 	if(rc != OVC_OK)
 		return rc;
@@ -62,6 +72,16 @@ static double pi_queue_target_s(const struct ovc_params *p)
 	return p->pi.tq;
 }
 
+/* It refuses more than twice the CPU headroom it keeps (alpha >
+ * 2 (1 - C_T)): the offered work exceeds the whole CPU by the headroom
+ * again (1/(1 - 2 (1 - C_T)), 1.125 at C_T 0.9), beyond what the noise
+ * of a proxy at its capacity (alpha about 1 - C_T) reaches. */
+static int pi_hides_overload(
+		const struct ovc_ctl *c, const struct ovc_output *o)
+{
+	return isfinite(o->alpha) && o->alpha > 2.0 * (1.0 - c->u.pi.p.c_target);
+}
+
 static void pi_set_capacity(struct ovc_ctl *c, double rho)
 {
 	ovc_pi_set_capacity(&c->u.pi, rho);
@@ -80,5 +100,6 @@ const struct ovc_alg_desc ovc_alg_pi = {
 	.epoch_ms = pi_epoch_ms,
 	.drain_rate = pi_drain_rate,
 	.queue_target_s = pi_queue_target_s,
+	.hides_overload = pi_hides_overload,
 	.set_capacity = pi_set_capacity,
 };

@@ -114,6 +114,13 @@ double ovc_ctl_queue_target_s(const struct ovc_ctl *c)
 	return d->queue_target_s != NULL ? d->queue_target_s(&c->p) : 0.0;
 }
 
+int ovc_ctl_hides_overload(const struct ovc_ctl *c, const struct ovc_output *o)
+{
+	const struct ovc_alg_desc *d = desc_of(c);
+
+	return d->hides_overload != NULL && o != NULL && d->hides_overload(c, o);
+}
+
 void ovc_ctl_release(struct ovc_ctl *c)
 {
 	const struct ovc_alg_desc *d = desc_of(c);

@@ -65,6 +65,9 @@ struct ovc_alg_desc
 	double (*drain_rate)(const struct ovc_ctl *c, const struct ovc_output *o);
 	/* Queueing time it keeps by design, s; NULL: 0. */
 	double (*queue_target_s)(const struct ovc_params *p);
+	/* 1 when its output o holds down an overload that the waits no
+	 * longer show (ovc_ctl_hides_overload()); NULL: never. */
+	int (*hides_overload)(const struct ovc_ctl *c, const struct ovc_output *o);
 	/* Takes the measured capacity, INVITEs/s at full CPU; NULL: unused. */
 	void (*set_capacity)(struct ovc_ctl *c, double rho);
 };

@@ -15,8 +15,8 @@
 struct ovc_measure
 {
 	double dt_s;		   /* epoch length actually elapsed, seconds (> 0) */
-	double cpu;			   /* CPU occupancy over the epoch, fraction of
-							  capacity */
+	double cpu;			   /* CPU occupancy over the epoch spent on
+							  admitted work, fraction of capacity */
 	double mem;			   /* memory occupancy, fraction of the memory budget */
 	double queue_len;	   /* INVITE queue length now, messages */
 	double queue_cap;	   /* INVITE queue capacity, messages (0: no queue) */
@@ -26,6 +26,9 @@ struct ovc_measure
 	/* Added for rsoca (zero when not counted): */
 	double dlg[OVC_DLG_COUNT]; /* in-dialog arrivals per type over the epoch */
 	double invite_ok;		   /* initial INVITEs answered 2xx over the epoch */
+	/* Added for pi (zero when not measured): */
+	double cpu_reject; /* CPU occupancy over the epoch spent refusing,
+						  fraction of capacity (not in cpu) */
 };
 
 /* What a controller decided. */
@@ -105,6 +108,14 @@ double ovc_ctl_drain_rate(const struct ovc_ctl *c, const struct ovc_output *o);
 /* Queueing time, s, c keeps in the in-core queue by design (pi: T_q),
  * which is therefore no evidence of overload; 0 for the others. */
 double ovc_ctl_queue_target_s(const struct ovc_ctl *c);
+
+/* 1 when c's output o holds down an overload that the proxy's waits no
+ * longer show, else 0. pi keeps its queue at T_q by design, so once it
+ * controls an overload no wait exceeds its target: its refusals are then
+ * the evidence, while it refuses more than twice the CPU headroom it
+ * keeps (alpha > 2 (1 - C_T): the offered work exceeds the whole CPU by
+ * that headroom again). The others: 0. */
+int ovc_ctl_hides_overload(const struct ovc_ctl *c, const struct ovc_output *o);
 
 /* Releases c's decision while the proxy shows no overload (ovc/onset.h):
  * the acceptance fraction goes back to 1 and what would drive it down

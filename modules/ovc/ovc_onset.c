@@ -17,6 +17,8 @@
 static struct ovc_onset onset;	/* ticker only */
 static ovc_time_ns window_start; /* start of the open window, ns */
 static uint64_t window_invites;	/* INVITEs offered by its start */
+static unsigned window_epochs;	/* epochs noted in overload in it */
+static unsigned window_held;	/* of those, held down by the controller */
 
 void ovc_onset_note_rx(int64_t wait_ns)
 {
@@ -27,6 +29,13 @@ void ovc_onset_note_rx(int64_t wait_ns)
 void ovc_onset_note_queue(uint64_t wait_ns)
 {
 	ovc_min_store(&ovc->onset_q_min_ns, wait_ns);
+}
+
+void ovc_onset_note_held(int held)
+{
+	window_epochs++;
+	if(held)
+		window_held++;
 }
 
 void ovc_onset_settings(
@@ -82,7 +91,14 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 	if(least < 0 && invites > window_invites)
 		least = INFINITY; /* INVITEs whose wait cannot be measured (TCP,
 							 TLS): the controller acts, as in its paper */
+	if(2 * window_held > window_epochs)
+		least = INFINITY; /* pi keeps its queue at T_q and hides the
+							 overload it controls: while it refuses beyond
+							 twice its CPU headroom, its refusals are the
+							 evidence (noted in overload only) */
 	window_invites = invites;
+	window_epochs = 0;
+	window_held = 0;
 	/* the in-core queue (bbc, sired, pi) expires INVITEs before their wait
 	 * reaches enter_ms: with it, onset_ms starts an overload */
 	cfg.enter_ms = ovc_traits_now()->queued ? eff->onset_ms : eff->enter_ms;

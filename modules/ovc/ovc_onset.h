@@ -22,6 +22,13 @@ void ovc_onset_note_rx(int64_t wait_ns);
  * Lock-free; any process. */
 void ovc_onset_note_queue(uint64_t wait_ns);
 
+/* Ticker, at each controller epoch in overload: held is 1 when the
+ * controller's output holds down an overload the waits no longer show
+ * (ovc_ctl_hides_overload(): pi). A window in which most epochs did is
+ * evidence: the overload lasts while pi refuses beyond twice its CPU
+ * headroom (it never starts one). */
+void ovc_onset_note_held(int held);
+
 /* Ticker: resolves the rxq settings p in force for the detected quota
  * into *eff and publishes them (the age limit for the request path; the
  * derived age limit is off under algorithm none, which decides nothing). */

@@ -124,7 +124,8 @@ static void sampler_start(const struct ovc_tick *t)
 /* Each epoch: shared memory (published for the parts after this one) and
  * the CPU occupancy over the window; m->cpu is the part spent on admitted
  * work (what refusing costs, beta of 003 Fig. 2, must not drive f further
- * down), < 0 when there is no reading. */
+ * down), < 0 when there is no reading, and m->cpu_reject the part spent
+ * refusing (pi's CPU loop counts it: 003 eq. 1). */
 static void sampler_measure(const struct ovc_tick *t, struct ovc_measure *m)
 {
 	uint64_t used, total;
@@ -141,6 +142,7 @@ static void sampler_measure(const struct ovc_tick *t, struct ovc_measure *m)
 	m->cpu = rho >= 0 ? ovc_cpu_admitted(rho, rej) : rho;
 	if(rho < 0)
 		return;
+	m->cpu_reject = rho - m->cpu;
 	ovc_dstore(&ovc->cpu_reject, rej);
 	ovc_dstore(&ovc->cpu, rho);
 }

@@ -114,6 +114,8 @@ static int step(struct ovc_measure *m, struct ovc_output *out, double *drain)
 	if(ovc_dload(&ovc->capacity) > 0)
 		ovc_ctl_set_capacity(ovc->ctl, ovc_dload(&ovc->capacity));
 	rc = ovc_ctl_step(ovc->ctl, m, tick.now, out);
+	if(rc == OVC_OK && ovc_overloaded())
+		ovc_onset_note_held(ovc_ctl_hides_overload(ovc->ctl, out));
 	if(rc == OVC_OK && !ovc_overloaded()) {
 		/* no overload: nothing is refused, and the controller does not
 		 * carry a fraction driven down below capacity into the next one */

@@ -522,6 +522,85 @@ START_TEST(test_release_every_alg)
 }
 END_TEST
 
+/* pi's CPU loop holds all the CPU at C_T, refusing included (003 eq. 1):
+ * the admitted work at 0.85 plus 0.1 spent refusing is above its 0.9.
+ * With the refusals left out (t_queue, 2026-11-25) the loop saw its target
+ * met while the proxy ran at its capacity and its queue sat at expiry. */
+START_TEST(test_pi_cpu_counts_refusals)
+{
+	struct ovc_params p;
+	struct ovc_ctl with, without;
+	struct ovc_measure m;
+	struct ovc_output o1, o2;
+	int k;
+
+	ovc_params_defaults(&p);
+	p.pi.rho_m = 500;
+	ck_assert_int_eq(ovc_ctl_init(&with, OVC_ALG_PI, &p), OVC_OK);
+	ck_assert_int_eq(ovc_ctl_init(&without, OVC_ALG_PI, &p), OVC_OK);
+	for(k = 1; k <= 100; k++) {
+		measure_init(&m, 0.01, 0.85);
+		m.queue_len = 25;
+		m.offered[OVC_CLASS_INVITE] = 15;
+		ck_assert_int_eq(ovc_ctl_step(&without, &m, k * 10 * MS, &o2), OVC_OK);
+		m.cpu_reject = 0.1;
+		ck_assert_int_eq(ovc_ctl_step(&with, &m, k * 10 * MS, &o1), OVC_OK);
+	}
+	ck_assert(o2.alpha == 0.0); /* 0.85 < C_T: nothing refused */
+	ck_assert(o1.alpha > 0.2);	/* 0.95 > C_T: its integrator climbs */
+	/* an unknown refusal share (negative) counts as none */
+	measure_init(&m, 0.01, 0.85);
+	m.cpu_reject = -1;
+	ck_assert_int_eq(ovc_ctl_step(&without, &m, 101 * 10 * MS, &o2), OVC_OK);
+	ck_assert(o2.alpha == 0.0);
+}
+END_TEST
+
+/* pi hides the overload it controls (its queue at T_q, no wait beyond
+ * it): it says so while it refuses beyond twice its CPU headroom (alpha >
+ * 2 (1 - C_T)), so that the module does not release it (t_queue, 2026-11-25:
+ * released every 2 s, flooded, and controlled again from alpha = 0). No
+ * other algorithm hides one. */
+START_TEST(test_hides_overload)
+{
+	struct ovc_params p;
+	struct ovc_ctl c;
+	struct ovc_measure m;
+	struct ovc_output o;
+	enum ovc_alg a;
+	int k;
+
+	ovc_params_defaults(&p);
+	p.pi.rho_m = 500;
+	for(a = OVC_ALG_NONE; a < OVC_ALG_COUNT; a++) {
+		ck_assert_int_eq(ovc_ctl_init(&c, a, &p), OVC_OK);
+		measure_init(&m, 0.01, 1.0);
+		m.queue_len = 25;
+		m.queue_cap = 1000;
+		m.offered[OVC_CLASS_INVITE] = 15;
+		m.admitted[OVC_CLASS_INVITE] = 15;
+		for(k = 1; k <= 300; k++)
+			ck_assert_int_eq(
+					ovc_ctl_step(&c, &m, k * ovc_ctl_epoch_ms(&c) * MS, &o),
+					OVC_OK);
+		if(a != OVC_ALG_PI) {
+			ck_assert_int_eq(ovc_ctl_hides_overload(&c, &o), 0);
+			continue;
+		}
+		ck_assert(o.alpha > 2.0 * (1.0 - p.pi.c_target));
+		ck_assert_int_eq(ovc_ctl_hides_overload(&c, &o), 1);
+		/* at the capacity's edge (alpha about 1 - C_T, up to twice that
+		 * in its noise) it hides nothing */
+		o.alpha = 2.0 * (1.0 - p.pi.c_target);
+		ck_assert_int_eq(ovc_ctl_hides_overload(&c, &o), 0);
+		ovc_ctl_release(&c);
+		ovc_ctl_last(&c, &o);
+		ck_assert_int_eq(ovc_ctl_hides_overload(&c, &o), 0);
+		ck_assert_int_eq(ovc_ctl_hides_overload(&c, NULL), 0);
+	}
+}
+END_TEST
+
 Suite *make_suite_controller(void)
 {
 	Suite *s = suite_create("controller");
@@ -541,6 +620,8 @@ Suite *make_suite_controller(void)
 	tcase_add_test(all, test_sired_needs_capacity);
 	tcase_add_test(all, test_fuzz_every_alg);
 	tcase_add_test(all, test_reconfigure_keeps_state);
+	tcase_add_test(all, test_pi_cpu_counts_refusals);
+	tcase_add_test(all, test_hides_overload);
 	tcase_add_loop_test(all, test_release_every_alg, 0, OVC_ALG_COUNT);
 	suite_add_tcase(s, all);
 	return s;
