@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the client side of RFC 7339 (§6): what each next hop (a
+ * downstream SIP server, keyed by its address text, e.g.
+ * "udp:192.0.2.7:5060") last said of its overload, and the deterministic
+ * acceptor (001 §3.4) that applies its "loss" reduction to the initial
+ * requests sent to it. A fixed table meant to sit in shared memory,
+ * shared by every process: entries are claimed once and never freed,
+ * found without a lock (an atomic state per entry, probing from a hash),
+ * and every field a process may change is an atomic, so that no hot path
+ * takes a lock. Feedback is taken in oc-seq order: a value older than
+ * the one in force is ignored.
+ */
+#ifndef OVC_NEXTHOP_H
+#define OVC_NEXTHOP_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ovc/acceptor.h"
+#include "ovc/oc7339.h"
+#include "ovc/types.h"
+
+#define OVC_NH_MAX 256	  /* next hops remembered (power of two) */
+#define OVC_NH_KEY_MAX 64 /* longest key, bytes, terminator included */
+
+/* One next hop. */
+struct ovc_nexthop
+{
+	_Atomic uint32_t state;		/* 0 free, 1 being claimed, 2 ready */
+	uint32_t key_len;			/* bytes of key (set before ready) */
+	char key[OVC_NH_KEY_MAX];	/* its address text, terminated */
+	uint64_t hash;				/* of key */
+	_Atomic uint64_t seq;		/* oc-seq of the value in force, 0: none */
+	_Atomic uint32_t reduction; /* its oc, percent, 0-100 */
+	_Atomic int64_t expires_ns; /* when that value lapses (monotonic) */
+	_Atomic int64_t heard_ns;	/* its last feedback (monotonic); 0: none */
+	_Atomic uint64_t feedbacks; /* feedback values taken */
+	_Atomic uint64_t passed;	/* requests ovc_nh_admit() let through */
+	_Atomic uint64_t refused;	/* requests it refused */
+	_Atomic uint64_t refused_mark; /* refused at the last second's end */
+	_Atomic uint64_t refused_1s;   /* refused in the last whole second */
+	struct ovc_acceptor acc;	   /* fraction 1 - reduction */
+};
+
+struct ovc_nh_table
+{
+	_Atomic uint32_t used; /* entries claimed */
+	struct ovc_nexthop hop[OVC_NH_MAX];
+};
+
+/* Empties the table. Not concurrent with other calls. */
+void ovc_nh_init(struct ovc_nh_table *t);
+
+/* The entry of next hop key (len bytes, 1..OVC_NH_KEY_MAX-1), claimed
+ * for it when create and it has none. Returns NULL when it has none and
+ * create is 0, the key is empty or too long, or the table is full.
+ * Lock-free; two processes creating one key get one entry. */
+struct ovc_nexthop *ovc_nh_get(
+		struct ovc_nh_table *t, const char *key, size_t len, int create);
+
+/* Takes the feedback oc of next hop h (read from a response's top Via,
+ * ovc_oc_read_top_via()) received at now (monotonic, ns): a loss value
+ * (oc->value >= 0) newer than the one in force (a larger oc-seq, or any
+ * when neither has one) becomes the one in force for oc-validity ms
+ * (OVC_OC_VALIDITY_DEFAULT_MS when absent; 0 ends it). Returns 1 when
+ * taken, 0 when ignored (no value, an algorithm other than loss, or an
+ * older sequence). */
+int ovc_nh_feedback(struct ovc_nexthop *h, const struct ovc_oc_via *oc,
+		ovc_time_ns now);
+
+/* Next hop h's reduction in force at now, fraction [0, 1]; 0 once its
+ * validity lapsed. */
+double ovc_nh_reduction(const struct ovc_nexthop *h, ovc_time_ns now);
+
+/* One initial request for next hop h at now: 1 to send it, 0 to refuse
+ * it (its acceptor at 1 - reduction; every request while no reduction is
+ * in force). Counted in passed or refused. Lock-free. */
+int ovc_nh_admit(struct ovc_nexthop *h, ovc_time_ns now);
+
+/* The largest reduction in force at now among the next hops, fraction
+ * [0, 1] (end-to-end: what the path asks of the requests entering it). */
+double ovc_nh_max_reduction(const struct ovc_nh_table *t, ovc_time_ns now);
+
+/* Closes a second (ticker): each next hop's refused_1s becomes what it
+ * refused since the last call. */
+void ovc_nh_second(struct ovc_nh_table *t);
+
+/* Entries claimed, and the i-th ready one (NULL when i is past them or
+ * it is still being claimed), for listing. */
+unsigned ovc_nh_count(const struct ovc_nh_table *t);
+const struct ovc_nexthop *ovc_nh_at(const struct ovc_nh_table *t, unsigned i);
+
+#endif

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the server side of RFC 7339's loss algorithm (§5.5): which share
+ * a of their initial requests this server asks its clients to send, from
+ * what its own controller does with what they send now. Once a second:
+ * while overload is evident and the local controller admits a fraction
+ * x < 0.95 of the initial INVITEs, a shrinks by x (a flood, x < 0.5) or
+ * by (1 + x) / 2, so that what arrives approaches what is admitted;
+ * without overload it grows back by a quarter of its gap to 1 (within a
+ * factor 1.02-1.25 a second, or at least target / cpu, at most 2, while
+ * the CPU is below the controller's target) and the loop disengages at
+ * a = 1. The reduction announced is 100 (1 - a) percent, which
+ * ovc_ocloop_publish() dithers between its two nearest integers so that
+ * the clients' average follows a exactly. Pure; one instance per server.
+ */
+#ifndef OVC_OCLOOP_H
+#define OVC_OCLOOP_H
+
+/* The smallest share the loop asks for (a flood is cut to 1 % at most
+ * per announcement; the local controller refuses the rest). */
+#define OVC_OCLOOP_A_MIN 0.01
+
+struct ovc_ocloop
+{
+	double a;	  /* share asked of the clients, [OVC_OCLOOP_A_MIN, 1] */
+	int engaged;  /* 1 while a < 1 */
+	double carry; /* the dither's error, percent */
+};
+
+/* A disengaged loop (a = 1). */
+void ovc_ocloop_init(struct ovc_ocloop *l);
+
+/* One second: x is the fraction of the initial INVITEs received that the
+ * local controller admitted (admitted / offered; < 0 when none arrived),
+ * overloaded whether overload is evident (ovc/onset.h), cpu the CPU
+ * occupancy (fraction of capacity; < 0 unknown) and target the occupancy
+ * the controller aims at (fraction, (0, 1]). Returns the new a. */
+double ovc_ocloop_second(struct ovc_ocloop *l, double x, int overloaded,
+		double cpu, double target);
+
+/* The reduction 100 (1 - a), percent, as the exact real value. */
+double ovc_ocloop_exact(const struct ovc_ocloop *l);
+
+/* The integer reduction to announce now (0-100): floor or ceil of the
+ * exact one, chosen so that the announcements average it. */
+unsigned ovc_ocloop_publish(struct ovc_ocloop *l);
+
+#endif
