@@ -39,5 +39,6 @@ Suite *make_suite_alg(void);
 Suite *make_suite_admission(void);
 Suite *make_suite_plan(void);
 Suite *make_suite_csv(void);
+Suite *make_suite_nexthop(void);
 
 #endif

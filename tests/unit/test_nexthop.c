@@ -1,0 +1,444 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc unit tests - src/nexthop.c: entries found and claimed once per key,
+ * the table's limits, feedback taken in oc-seq order for its validity,
+ * the acceptor's exact share, the per-second refusals, and threads
+ * creating and admitting at once.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ovc/nexthop.h"
+#include "ovc/types.h"
+#include "suites.h"
+
+#define MS OVC_NS_PER_MS
+#define T0 (1000 * OVC_NS_PER_S) /* an arbitrary monotonic start */
+
+static struct ovc_nh_table *table_new(void)
+{
+	struct ovc_nh_table *t = malloc(sizeof(*t));
+
+	ck_assert_ptr_nonnull(t);
+	ovc_nh_init(t);
+	return t;
+}
+
+static struct ovc_nexthop *get(struct ovc_nh_table *t, const char *k, int c)
+{
+	return ovc_nh_get(t, k, strlen(k), c);
+}
+
+/* A loss value as ovc_oc_read_top_via() leaves it (validity_ms -1:
+ * absent; seq 0: absent). */
+static struct ovc_oc_via loss(int value, int64_t validity_ms, uint64_t seq)
+{
+	struct ovc_oc_via oc;
+
+	oc.oc = 1;
+	oc.value = value;
+	oc.algos = OVC_OC_ALGO_LOSS;
+	oc.validity_ms = validity_ms;
+	oc.seq = seq;
+	return oc;
+}
+
+static int feed(struct ovc_nexthop *h, int value, int64_t validity_ms,
+		uint64_t seq, ovc_time_ns now)
+{
+	struct ovc_oc_via oc = loss(value, validity_ms, seq);
+
+	return ovc_nh_feedback(h, &oc, now);
+}
+
+START_TEST(test_create_find)
+{
+	struct ovc_nh_table *t = table_new();
+	struct ovc_nexthop *a, *b;
+
+	ck_assert_uint_eq(ovc_nh_count(t), 0);
+	ck_assert_ptr_null(get(t, "udp:192.0.2.7:5060", 0));
+	a = get(t, "udp:192.0.2.7:5060", 1);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_str_eq(a->key, "udp:192.0.2.7:5060");
+	ck_assert_uint_eq(a->key_len, 18);
+	ck_assert_ptr_eq(get(t, "udp:192.0.2.7:5060", 0), a);
+	ck_assert_ptr_eq(get(t, "udp:192.0.2.7:5060", 1), a);
+	b = get(t, "udp:192.0.2.8:5060", 1);
+	ck_assert_ptr_nonnull(b);
+	ck_assert_ptr_ne(a, b);
+	ck_assert_uint_eq(ovc_nh_count(t), 2);
+	/* a prefix is another key */
+	ck_assert_ptr_null(get(t, "udp:192.0.2.7:506", 0));
+	/* a fresh entry: nothing heard, nothing in force, everything passes */
+	ck_assert_uint_eq(atomic_load(&a->seq), 0);
+	ck_assert_int_eq(atomic_load(&a->heard_ns), 0);
+	ck_assert_double_eq(ovc_nh_reduction(a, T0), 0.0);
+	ck_assert_int_eq(ovc_nh_admit(a, T0), 1);
+	ck_assert_uint_eq(atomic_load(&a->passed), 1);
+	/* listing: both, in some order */
+	ck_assert(ovc_nh_at(t, 0) == a || ovc_nh_at(t, 0) == b);
+	ck_assert(ovc_nh_at(t, 1) == a || ovc_nh_at(t, 1) == b);
+	ck_assert_ptr_ne(ovc_nh_at(t, 0), ovc_nh_at(t, 1));
+	ck_assert_ptr_null(ovc_nh_at(t, 2));
+	free(t);
+}
+END_TEST
+
+START_TEST(test_key_limits)
+{
+	struct ovc_nh_table *t = table_new();
+	char key[OVC_NH_KEY_MAX + 1];
+	struct ovc_nexthop *h;
+
+	memset(key, 'k', sizeof(key));
+	ck_assert_ptr_null(ovc_nh_get(t, key, 0, 1));
+	ck_assert_ptr_null(ovc_nh_get(t, NULL, 3, 1));
+	ck_assert_ptr_null(ovc_nh_get(NULL, key, 3, 1));
+	ck_assert_ptr_null(ovc_nh_get(t, key, OVC_NH_KEY_MAX, 1));
+	ck_assert_ptr_null(ovc_nh_get(t, key, OVC_NH_KEY_MAX + 1, 1));
+	ck_assert_uint_eq(ovc_nh_count(t), 0);
+	h = ovc_nh_get(t, key, OVC_NH_KEY_MAX - 1, 1);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_uint_eq(h->key_len, OVC_NH_KEY_MAX - 1);
+	ck_assert_uint_eq(strlen(h->key), OVC_NH_KEY_MAX - 1);
+	ck_assert_ptr_eq(ovc_nh_get(t, key, OVC_NH_KEY_MAX - 1, 0), h);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_full)
+{
+	struct ovc_nh_table *t = table_new();
+	struct ovc_nexthop *h[OVC_NH_MAX];
+	char k[32];
+	unsigned i, j;
+
+	for(i = 0; i < OVC_NH_MAX; i++) {
+		snprintf(k, sizeof(k), "udp:10.0.%u.%u:5060", i / 256, i % 256);
+		h[i] = get(t, k, 1);
+		ck_assert_ptr_nonnull(h[i]);
+		for(j = 0; j < i; j++)
+			ck_assert_ptr_ne(h[i], h[j]);
+	}
+	ck_assert_uint_eq(ovc_nh_count(t), OVC_NH_MAX);
+	ck_assert_ptr_null(get(t, "udp:192.0.2.1:5060", 1));
+	ck_assert_ptr_null(get(t, "udp:192.0.2.1:5060", 0));
+	ck_assert_uint_eq(ovc_nh_count(t), OVC_NH_MAX);
+	for(i = 0; i < OVC_NH_MAX; i++) {
+		snprintf(k, sizeof(k), "udp:10.0.%u.%u:5060", i / 256, i % 256);
+		ck_assert_ptr_eq(get(t, k, 0), h[i]);
+		ck_assert_ptr_eq(get(t, k, 1), h[i]);
+		ck_assert_ptr_nonnull(ovc_nh_at(t, i));
+	}
+	ck_assert_ptr_null(ovc_nh_at(t, OVC_NH_MAX));
+	free(t);
+}
+END_TEST
+
+START_TEST(test_feedback_order)
+{
+	struct ovc_nh_table *t = table_new();
+	struct ovc_nexthop *h = get(t, "udp:192.0.2.7:5060", 1);
+	ovc_time_ns now = T0;
+
+	ck_assert_int_eq(feed(h, 20, 1000, 500, now), 1);
+	ck_assert_double_eq_tol(ovc_nh_reduction(h, now), 0.20, 1e-12);
+	ck_assert_uint_eq(atomic_load(&h->seq), 500);
+	ck_assert_int_eq(atomic_load(&h->heard_ns), now);
+	/* older and equal sequences are ignored */
+	ck_assert_int_eq(feed(h, 50, 1000, 499, now + MS), 0);
+	ck_assert_int_eq(feed(h, 50, 1000, 500, now + MS), 0);
+	ck_assert_double_eq_tol(ovc_nh_reduction(h, now + MS), 0.20, 1e-12);
+	ck_assert_int_eq(atomic_load(&h->heard_ns), now);
+	/* a value without oc-seq once one had it: not newer */
+	ck_assert_int_eq(feed(h, 50, 1000, 0, now + MS), 0);
+	/* newer is taken */
+	ck_assert_int_eq(feed(h, 50, 1000, 501, now + 2 * MS), 1);
+	ck_assert_double_eq_tol(ovc_nh_reduction(h, now + 2 * MS), 0.5, 1e-12);
+	ck_assert_uint_eq(atomic_load(&h->feedbacks), 2);
+	ck_assert_int_eq(atomic_load(&h->heard_ns), now + 2 * MS);
+	ck_assert_double_eq_tol(ovc_acceptor_get(&h->acc), 0.5, 1e-9);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_feedback_no_seq)
+{
+	struct ovc_nh_table *t = table_new();
+	struct ovc_nexthop *h = get(t, "a", 1);
+
+	/* neither has a sequence: every value is taken */
+	ck_assert_int_eq(feed(h, 10, -1, 0, T0), 1);
+	ck_assert_int_eq(feed(h, 40, -1, 0, T0 + MS), 1);
+	ck_assert_double_eq_tol(ovc_nh_reduction(h, T0 + MS), 0.4, 1e-12);
+	/* then one with a sequence, after which seq-less ones are older */
+	ck_assert_int_eq(feed(h, 30, -1, 7, T0 + 2 * MS), 1);
+	ck_assert_int_eq(feed(h, 60, -1, 0, T0 + 3 * MS), 0);
+	ck_assert_double_eq_tol(ovc_nh_reduction(h, T0 + 3 * MS), 0.3, 1e-12);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_feedback_ignored)
+{
+	struct ovc_nh_table *t = table_new();
+	struct ovc_nexthop *h = get(t, "a", 1);
+	struct ovc_oc_via oc;
+
+	/* an offer (no value), a malformed one, another algorithm */
+	ck_assert_int_eq(feed(h, -1, 1000, 1, T0), 0);
+	ck_assert_int_eq(feed(h, 101, 1000, 1, T0), 0);
+	oc = loss(30, 1000, 1);
+	oc.algos = OVC_OC_ALGO_OTHER;
+	ck_assert_int_eq(ovc_nh_feedback(h, &oc, T0), 0);
+	ck_assert_int_eq(ovc_nh_feedback(h, NULL, T0), 0);
+	ck_assert_int_eq(ovc_nh_feedback(NULL, &oc, T0), 0);
+	ck_assert_uint_eq(atomic_load(&h->seq), 0);
+	ck_assert_uint_eq(atomic_load(&h->feedbacks), 0);
+	ck_assert_double_eq(ovc_nh_reduction(h, T0), 0.0);
+	/* oc-algo absent: loss, the mandatory one */
+	oc.algos = 0;
+	ck_assert_int_eq(ovc_nh_feedback(h, &oc, T0), 1);
+	ck_assert_double_eq_tol(ovc_nh_reduction(h, T0), 0.3, 1e-12);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_validity)
+{
+	struct ovc_nh_table *t = table_new();
+	struct ovc_nexthop *h = get(t, "a", 1);
+	ovc_time_ns end;
+
+	/* 800 ms: in force until then, lapsed at it */
+	ck_assert_int_eq(feed(h, 25, 800, 1, T0), 1);
+	ck_assert_double_eq_tol(
+			ovc_nh_reduction(h, T0 + 800 * MS - 1), 0.25, 1e-12);
+	ck_assert_double_eq(ovc_nh_reduction(h, T0 + 800 * MS), 0.0);
+	ck_assert_int_eq(ovc_nh_admit(h, T0 + 800 * MS), 1);
+	/* absent: OVC_OC_VALIDITY_DEFAULT_MS */
+	ck_assert_int_eq(feed(h, 25, -1, 2, T0 + OVC_NS_PER_S), 1);
+	end = T0 + OVC_NS_PER_S + OVC_OC_VALIDITY_DEFAULT_MS * MS;
+	ck_assert_double_eq_tol(ovc_nh_reduction(h, end - 1), 0.25, 1e-12);
+	ck_assert_double_eq(ovc_nh_reduction(h, end), 0.0);
+	/* 0 ends it at once, even one that had long to run */
+	ck_assert_int_eq(feed(h, 40, 60000, 3, T0 + 2 * OVC_NS_PER_S), 1);
+	ck_assert_double_eq_tol(
+			ovc_nh_reduction(h, T0 + 2 * OVC_NS_PER_S), 0.4, 1e-12);
+	ck_assert_int_eq(feed(h, 40, 0, 4, T0 + 2 * OVC_NS_PER_S + MS), 1);
+	ck_assert_double_eq(ovc_nh_reduction(h, T0 + 2 * OVC_NS_PER_S + MS), 0.0);
+	ck_assert_int_eq(ovc_nh_admit(h, T0 + 2 * OVC_NS_PER_S + MS), 1);
+	/* a huge validity saturates instead of wrapping */
+	ck_assert_int_eq(feed(h, 10, INT64_MAX, 5, T0), 1);
+	ck_assert_double_eq_tol(ovc_nh_reduction(h, INT64_MAX - 1), 0.1, 1e-12);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_admit_exact)
+{
+	struct ovc_nh_table *t = table_new();
+	struct ovc_nexthop *h = get(t, "a", 1);
+	unsigned i, pass = 0;
+
+	ck_assert_int_eq(feed(h, 30, 10000, 1, T0), 1);
+	for(i = 0; i < 1000; i++)
+		pass += (unsigned)ovc_nh_admit(h, T0 + i * MS);
+	ck_assert_msg(pass >= 699 && pass <= 701, "%u passed", pass);
+	ck_assert_uint_eq(atomic_load(&h->passed), pass);
+	ck_assert_uint_eq(atomic_load(&h->refused), 1000 - pass);
+	/* reduction 100 refuses everything, 0 nothing */
+	ck_assert_int_eq(feed(h, 100, 10000, 2, T0), 1);
+	for(i = 0; i < 100; i++)
+		ck_assert_int_eq(ovc_nh_admit(h, T0), 0);
+	ck_assert_int_eq(feed(h, 0, 10000, 3, T0), 1);
+	for(i = 0; i < 100; i++)
+		ck_assert_int_eq(ovc_nh_admit(h, T0), 1);
+	ck_assert_int_eq(ovc_nh_admit(NULL, T0), 1);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_max_reduction)
+{
+	struct ovc_nh_table *t = table_new();
+	struct ovc_nexthop *a = get(t, "a", 1), *b = get(t, "b", 1);
+	struct ovc_nexthop *c = get(t, "c", 1);
+
+	ck_assert_double_eq(ovc_nh_max_reduction(t, T0), 0.0);
+	ck_assert_int_eq(feed(a, 70, 100, 1, T0), 1); /* lapses first */
+	ck_assert_int_eq(feed(b, 40, 1000, 1, T0), 1);
+	ck_assert_int_eq(feed(c, 20, 1000, 1, T0), 1);
+	ck_assert_double_eq_tol(ovc_nh_max_reduction(t, T0), 0.7, 1e-12);
+	ck_assert_double_eq_tol(ovc_nh_max_reduction(t, T0 + 100 * MS), 0.4, 1e-12);
+	ck_assert_double_eq(ovc_nh_max_reduction(t, T0 + 1000 * MS), 0.0);
+	ck_assert_double_eq(ovc_nh_max_reduction(NULL, T0), 0.0);
+	free(t);
+}
+END_TEST
+
+START_TEST(test_second)
+{
+	struct ovc_nh_table *t = table_new();
+	struct ovc_nexthop *h = get(t, "a", 1), *g = get(t, "b", 1);
+	unsigned i;
+
+	ck_assert_int_eq(feed(h, 100, 60000, 1, T0), 1);
+	for(i = 0; i < 37; i++)
+		ovc_nh_admit(h, T0);
+	ovc_nh_second(t);
+	ck_assert_uint_eq(atomic_load(&h->refused_1s), 37);
+	ck_assert_uint_eq(atomic_load(&g->refused_1s), 0);
+	for(i = 0; i < 5; i++)
+		ovc_nh_admit(h, T0 + OVC_NS_PER_S);
+	ovc_nh_second(t);
+	ck_assert_uint_eq(atomic_load(&h->refused_1s), 5);
+	ovc_nh_second(t);
+	ck_assert_uint_eq(atomic_load(&h->refused_1s), 0);
+	ck_assert_uint_eq(atomic_load(&h->refused), 42);
+	free(t);
+}
+END_TEST
+
+/* Threads creating the same keys at once, answering the same feedback at
+ * once, then admitting through the entries they got. */
+#define MT_THREADS 4
+#define MT_KEYS 50
+#define MT_ADMITS 100000
+
+struct mt
+{
+	struct ovc_nh_table *t;
+	pthread_barrier_t go;
+	struct ovc_nexthop *got[MT_THREADS][MT_KEYS];
+	unsigned taken[MT_THREADS];
+	unsigned passed[MT_THREADS];
+	unsigned refused[MT_THREADS];
+	unsigned bad[MT_THREADS];
+};
+
+struct mt_arg
+{
+	struct mt *m;
+	unsigned id;
+};
+
+static void mt_key(char *k, size_t size, unsigned i)
+{
+	snprintf(k, size, "tcp:198.51.100.%u:5060", i);
+}
+
+static void *mt_run(void *p)
+{
+	struct mt_arg *arg = p;
+	struct mt *m = arg->m;
+	struct ovc_nexthop *h;
+	unsigned id = arg->id, i;
+	char k[32];
+
+	pthread_barrier_wait(&m->go);
+	for(i = 0; i < MT_KEYS; i++) {
+		mt_key(k, sizeof(k), i);
+		m->got[id][i] = get(m->t, k, 1);
+	}
+	pthread_barrier_wait(&m->go);
+	for(i = 0; i < MT_KEYS; i++)
+		m->taken[id] += (unsigned)feed(m->got[id][i], 30, 60000, 9, T0);
+	pthread_barrier_wait(&m->go);
+	for(i = 0; i < MT_ADMITS; i++) {
+		mt_key(k, sizeof(k), i % MT_KEYS);
+		h = get(m->t, k, (int)(i & 1));
+		if(h != m->got[id][i % MT_KEYS])
+			m->bad[id]++;
+		if(ovc_nh_admit(h, T0 + MS))
+			m->passed[id]++;
+		else
+			m->refused[id]++;
+	}
+	return NULL;
+}
+
+START_TEST(test_threads)
+{
+	struct mt *m = calloc(1, sizeof(*m));
+	struct mt_arg args[MT_THREADS];
+	pthread_t th[MT_THREADS];
+	uint64_t passed = 0, refused = 0, each, p;
+	unsigned i, j, taken = 0;
+
+	ck_assert_ptr_nonnull(m);
+	m->t = table_new();
+	ck_assert_int_eq(pthread_barrier_init(&m->go, NULL, MT_THREADS), 0);
+	for(i = 0; i < MT_THREADS; i++) {
+		args[i].m = m;
+		args[i].id = i;
+		ck_assert_int_eq(pthread_create(&th[i], NULL, mt_run, &args[i]), 0);
+	}
+	for(i = 0; i < MT_THREADS; i++)
+		ck_assert_int_eq(pthread_join(th[i], NULL), 0);
+	pthread_barrier_destroy(&m->go);
+
+	/* one entry per key, the same one for every thread */
+	ck_assert_uint_eq(ovc_nh_count(m->t), MT_KEYS);
+	for(j = 0; j < MT_KEYS; j++) {
+		ck_assert_ptr_nonnull(m->got[0][j]);
+		for(i = 1; i < MT_THREADS; i++)
+			ck_assert_ptr_eq(m->got[i][j], m->got[0][j]);
+		for(i = 0; i < j; i++)
+			ck_assert_ptr_ne(m->got[0][i], m->got[0][j]);
+	}
+	for(i = 0; i < MT_THREADS; i++) {
+		ck_assert_uint_eq(m->bad[i], 0);
+		taken += m->taken[i];
+		passed += m->passed[i];
+		refused += m->refused[i];
+	}
+	/* one feedback taken per key: the others had the same oc-seq */
+	ck_assert_uint_eq(taken, MT_KEYS);
+	ck_assert_uint_eq(passed + refused, (uint64_t)MT_THREADS * MT_ADMITS);
+	/* each key's acceptor exact over the requests of every thread */
+	each = (uint64_t)MT_THREADS * MT_ADMITS / MT_KEYS;
+	for(j = 0; j < MT_KEYS; j++) {
+		struct ovc_nexthop *h = m->got[0][j];
+
+		ck_assert_uint_eq(atomic_load(&h->feedbacks), 1);
+		p = atomic_load(&h->passed);
+		ck_assert_uint_eq(p + atomic_load(&h->refused), each);
+		ck_assert_msg(p >= each * 7 / 10 && p <= each * 7 / 10 + 1,
+				"key %u: %llu of %llu passed", j, (unsigned long long)p,
+				(unsigned long long)each);
+	}
+	p = (uint64_t)MT_THREADS * MT_ADMITS * 7 / 10;
+	ck_assert_msg(passed + MT_THREADS >= p && passed <= p + MT_THREADS,
+			"%llu passed, %llu expected", (unsigned long long)passed,
+			(unsigned long long)p);
+	free(m->t);
+	free(m);
+}
+END_TEST
+
+Suite *make_suite_nexthop(void)
+{
+	Suite *s = suite_create("nexthop");
+	TCase *tc = tcase_create("table");
+	TCase *mt = tcase_create("threads");
+
+	tcase_add_test(tc, test_create_find);
+	tcase_add_test(tc, test_key_limits);
+	tcase_add_test(tc, test_full);
+	tcase_add_test(tc, test_feedback_order);
+	tcase_add_test(tc, test_feedback_no_seq);
+	tcase_add_test(tc, test_feedback_ignored);
+	tcase_add_test(tc, test_validity);
+	tcase_add_test(tc, test_admit_exact);
+	tcase_add_test(tc, test_max_reduction);
+	tcase_add_test(tc, test_second);
+	suite_add_tcase(s, tc);
+	tcase_add_test(mt, test_threads);
+	tcase_set_timeout(mt, 60);
+	suite_add_tcase(s, mt);
+	return s;
+}
