@@ -34,7 +34,8 @@ void ovc_ocloop_init(struct ovc_ocloop *l);
  * local controller admitted (admitted / offered; < 0 when none arrived),
  * overloaded whether overload is evident (ovc/onset.h), cpu the CPU
  * occupancy (fraction of capacity; < 0 unknown) and target the occupancy
- * the controller aims at (fraction, (0, 1]). Returns the new a. */
+ * the controller aims at (fraction, (0, 1]). A second without arrivals
+ * (x < 0 or NaN) leaves a as it was. Returns the new a. */
 double ovc_ocloop_second(struct ovc_ocloop *l, double x, int overloaded,
 		double cpu, double target);
 

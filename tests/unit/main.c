@@ -45,6 +45,7 @@ int main(void)
 	srunner_add_suite(sr, make_suite_capest());
 	srunner_add_suite(sr, make_suite_csv());
 	srunner_add_suite(sr, make_suite_nexthop());
+	srunner_add_suite(sr, make_suite_ocloop());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

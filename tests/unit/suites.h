@@ -40,5 +40,6 @@ Suite *make_suite_admission(void);
 Suite *make_suite_plan(void);
 Suite *make_suite_csv(void);
 Suite *make_suite_nexthop(void);
+Suite *make_suite_ocloop(void);
 
 #endif

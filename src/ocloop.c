@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the server's RFC 7339 loss loop (see include/ovc/ocloop.h). Once a
+ * second, with x the share of the arrivals the local controller admitted:
+ *   overloaded, x < 0.5:         a := a x              (a flood)
+ *   overloaded, 0.5 <= x < 0.95: a := a (1 + x) / 2
+ *   overloaded, x >= 0.95:       a held
+ *   not overloaded, a < 1:       a := a g, g = (a + (1 - a) / 4) / a
+ *                                clamped to [1.02, 1.25], raised to
+ *                                min(target / cpu, 2) while cpu < target
+ *   no arrivals (x < 0, NaN):    a held
+ * then a is clamped to [OVC_OCLOOP_A_MIN, 1]. Since arrivals are a times
+ * what the clients offer, a x brings the next second's arrivals to what
+ * was admitted, and (1 + x) / 2 halves the excess: arrivals come down to
+ * within 1 / 0.95 of what is admitted and are never cut below it. The
+ * announcement is dithered by error diffusion: carry holds what the
+ * integers published so far owe to the exact reduction (|carry| < 0.5),
+ * so their sum over n announcements is within 1 of n times it.
+ */
+#include <math.h>
+
+#include "ovc/ocloop.h"
+
+#define OCLOOP_X_FLOOD 0.5	 /* x below: a flood, a := a x */
+#define OCLOOP_X_HOLD 0.95	 /* x at or above: a held */
+#define OCLOOP_GAP 0.25		 /* share of its gap to 1 a grows by */
+#define OCLOOP_G_MIN 1.02	 /* least growth a second (factor) */
+#define OCLOOP_G_MAX 1.25	 /* most growth a second (factor) ... */
+#define OCLOOP_G_CPU_MAX 2.0 /* ... or, with CPU to spare, this */
+
+/* a within [OVC_OCLOOP_A_MIN, 1]; NaN counts as 1. */
+static double ocloop_clamp(double a)
+{
+	if(isnan(a) || a > 1.0)
+		return 1.0;
+	return a < OVC_OCLOOP_A_MIN ? OVC_OCLOOP_A_MIN : a;
+}
+
+void ovc_ocloop_init(struct ovc_ocloop *l)
+{
+	l->a = 1.0;
+	l->engaged = 0;
+	l->carry = 0.0;
+}
+
+/* Growth factor of a (in [A_MIN, 1)) for one second without overload. */
+static double ocloop_growth(double a, double cpu, double target)
+{
+	double g, c;
+
+	g = (a + (1.0 - a) * OCLOOP_GAP) / a;
+	if(g < OCLOOP_G_MIN)
+		g = OCLOOP_G_MIN;
+	else if(g > OCLOOP_G_MAX)
+		g = OCLOOP_G_MAX;
+	if(!(cpu >= 0.0) || !(target > 0.0)) /* unknown, NaN */
+		return g;
+	if(target > 1.0)
+		target = 1.0;
+	if(cpu < target) {
+		c = cpu > 0.0 ? target / cpu : OCLOOP_G_CPU_MAX;
+		if(c > OCLOOP_G_CPU_MAX)
+			c = OCLOOP_G_CPU_MAX;
+		if(c > g)
+			g = c;
+	}
+	return g;
+}
+
+double ovc_ocloop_second(struct ovc_ocloop *l, double x, int overloaded,
+		double cpu, double target)
+{
+	double a = ocloop_clamp(l->a);
+
+	if(isnan(x) || x < 0.0) {
+		/* no arrivals: nothing to judge */
+	} else if(overloaded) {
+		if(x > 1.0)
+			x = 1.0;
+		if(x < OCLOOP_X_FLOOD)
+			a *= x;
+		else if(x < OCLOOP_X_HOLD)
+			a *= (1.0 + x) / 2.0;
+	} else if(a < 1.0) {
+		a *= ocloop_growth(a, cpu, target);
+	}
+	a = ocloop_clamp(a);
+	l->a = a;
+	l->engaged = a < 1.0;
+	if(!l->engaged)
+		l->carry = 0.0;
+	return a;
+}
+
+double ovc_ocloop_exact(const struct ovc_ocloop *l)
+{
+	return 100.0 * (1.0 - l->a);
+}
+
+unsigned ovc_ocloop_publish(struct ovc_ocloop *l)
+{
+	double e = ovc_ocloop_exact(l), v, lo, hi, p;
+
+	if(!(e > 0.0)) /* disengaged (or NaN) */
+		return 0;
+	if(e > 100.0)
+		e = 100.0;
+	if(!(fabs(l->carry) < 1.0)) /* NaN, or set from outside */
+		l->carry = 0.0;
+	lo = floor(e);
+	hi = ceil(e);
+	v = e + l->carry;
+	p = floor(v + 0.5);
+	if(p < lo)
+		p = lo;
+	else if(p > hi)
+		p = hi;
+	l->carry = v - p;
+	return (unsigned)p;
+}

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc unit tests - src/ocloop.c: the loop's law step by step, safe inputs,
+ * the dithered announcement, and a closed loop of clients applying what
+ * the server announces to a core of fixed capacity.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include "ovc/ocloop.h"
+#include "suites.h"
+
+#define TARGET 0.9
+
+START_TEST(test_disengaged)
+{
+	struct ovc_ocloop l;
+	unsigned i;
+
+	ovc_ocloop_init(&l);
+	ck_assert_double_eq(l.a, 1.0);
+	ck_assert_int_eq(l.engaged, 0);
+	ck_assert_double_eq(ovc_ocloop_exact(&l), 0.0);
+	ck_assert_uint_eq(ovc_ocloop_publish(&l), 0);
+	for(i = 0; i < 100; i++) {
+		/* everything admitted, overloaded or not; or almost all in
+		 * overload; or little admitted without overload */
+		ck_assert_double_eq(ovc_ocloop_second(&l, 1.0, 0, 0.5, TARGET), 1);
+		ck_assert_double_eq(ovc_ocloop_second(&l, 1.0, 1, 1.0, TARGET), 1);
+		ck_assert_double_eq(ovc_ocloop_second(&l, 0.95, 1, 1.0, TARGET), 1);
+		ck_assert_double_eq(ovc_ocloop_second(&l, 0.2, 0, 1.0, TARGET), 1);
+		ck_assert_double_eq(ovc_ocloop_second(&l, 1.7, 1, 1.0, TARGET), 1);
+		ck_assert_int_eq(l.engaged, 0);
+		ck_assert_uint_eq(ovc_ocloop_publish(&l), 0);
+	}
+}
+END_TEST
+
+START_TEST(test_flood)
+{
+	struct ovc_ocloop l;
+
+	ovc_ocloop_init(&l);
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 0.1, 1, 1.0, TARGET), 0.1, 1e-12);
+	ck_assert_int_eq(l.engaged, 1);
+	ck_assert_double_eq_tol(ovc_ocloop_exact(&l), 90.0, 1e-9);
+	/* a second flood compounds, down to OVC_OCLOOP_A_MIN */
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 0.2, 1, 1.0, TARGET), 0.02, 1e-12);
+	ck_assert_double_eq_tol(ovc_ocloop_second(&l, 0.001, 1, 1.0, TARGET),
+			OVC_OCLOOP_A_MIN, 1e-15);
+	ck_assert_double_eq_tol(ovc_ocloop_second(&l, 0.0, 1, 1.0, TARGET),
+			OVC_OCLOOP_A_MIN, 1e-15);
+	ck_assert_uint_eq(ovc_ocloop_publish(&l), 99);
+}
+END_TEST
+
+START_TEST(test_law)
+{
+	struct ovc_ocloop l;
+
+	ovc_ocloop_init(&l);
+	/* overloaded, 0.5 <= x < 0.95: by (1 + x) / 2 */
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 0.5, 1, 1.0, TARGET), 0.75, 1e-12);
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 0.9, 1, 1.0, TARGET), 0.7125, 1e-12);
+	/* overloaded, x >= 0.95: held */
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 0.97, 1, 1.0, TARGET), 0.7125, 1e-12);
+	/* no overload, CPU at its target: a quarter of the gap (within
+	 * 1.02-1.25) */
+	l.a = 0.6;
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 1.0, 0, 0.95, TARGET), 0.7, 1e-12);
+	l.a = 0.1;
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 1.0, 0, 0.95, TARGET), 0.125, 1e-12);
+	l.a = 0.95;
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 1.0, 0, 0.95, TARGET), 0.969, 1e-12);
+	/* CPU unknown: the same */
+	l.a = 0.1;
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 1.0, 0, -1.0, TARGET), 0.125, 1e-12);
+	/* CPU below target: at least target / cpu, at most 2 */
+	l.a = 0.1;
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 1.0, 0, 0.6, TARGET), 0.15, 1e-12);
+	l.a = 0.1;
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 1.0, 0, 0.1, TARGET), 0.2, 1e-12);
+	l.a = 0.1;
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 1.0, 0, 0.0, TARGET), 0.2, 1e-12);
+	/* and disengages at 1 */
+	l.a = 0.99;
+	ck_assert_double_eq(ovc_ocloop_second(&l, 1.0, 0, 0.95, TARGET), 1.0);
+	ck_assert_int_eq(l.engaged, 0);
+}
+END_TEST
+
+START_TEST(test_no_arrivals_and_nan)
+{
+	struct ovc_ocloop l;
+	double a;
+
+	ovc_ocloop_init(&l);
+	a = ovc_ocloop_second(&l, 0.6, 1, 1.0, TARGET);
+	ck_assert_double_eq_tol(a, 0.8, 1e-12);
+	/* x < 0 (none arrived) or NaN: held, overloaded or not */
+	ck_assert_double_eq(ovc_ocloop_second(&l, -1.0, 1, 1.0, TARGET), a);
+	ck_assert_double_eq(ovc_ocloop_second(&l, -1.0, 0, 0.1, TARGET), a);
+	ck_assert_double_eq(ovc_ocloop_second(&l, NAN, 1, 1.0, TARGET), a);
+	ck_assert_double_eq(ovc_ocloop_second(&l, NAN, 0, 0.1, TARGET), a);
+	ck_assert_int_eq(l.engaged, 1);
+	/* NaN or nonsense CPU and target: the growth without them */
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 1.0, 0, NAN, TARGET), 0.85, 1e-12);
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 1.0, 0, 0.1, NAN), 0.8875, 1e-12);
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 1.0, 0, 0.1, -3.0), 0.915625, 1e-12);
+	ck_assert(isfinite(l.a) && isfinite(l.carry));
+	/* x above 1 counts as 1 */
+	ck_assert_double_eq(ovc_ocloop_second(&l, 7.0, 1, 1.0, TARGET), l.a);
+	/* a corrupted state is brought back into range */
+	l.a = NAN;
+	ck_assert_double_eq(ovc_ocloop_second(&l, -1.0, 0, -1.0, TARGET), 1.0);
+	l.a = -5.0;
+	ck_assert_double_eq(
+			ovc_ocloop_second(&l, -1.0, 0, -1.0, TARGET), OVC_OCLOOP_A_MIN);
+	l.carry = NAN;
+	ck_assert_uint_eq(ovc_ocloop_publish(&l), 99);
+	ck_assert(isfinite(l.carry));
+}
+END_TEST
+
+/* Over n announcements at a, each is floor or ceil of the exact reduction
+ * and their mean is within 0.5 (percent) of it; in fact their sum is
+ * within 1 of n times it. */
+static void check_publish(struct ovc_ocloop *l, double a, unsigned n)
+{
+	double e, sum = 0;
+	unsigned i, p;
+
+	l->a = a;
+	l->engaged = a < 1.0;
+	e = ovc_ocloop_exact(l);
+	for(i = 0; i < n; i++) {
+		p = ovc_ocloop_publish(l);
+		ck_assert_msg(p == (unsigned)floor(e) || p == (unsigned)ceil(e),
+				"a=%g: %u for %g", a, p, e);
+		sum += p;
+	}
+	ck_assert_msg(
+			fabs(sum / n - e) <= 0.5, "a=%g: mean %g for %g", a, sum / n, e);
+	ck_assert_msg(fabs(sum - n * e) < 1.0 + 1e-9, "a=%g: sum %g for %g", a, sum,
+			n * e);
+}
+
+START_TEST(test_publish)
+{
+	struct ovc_ocloop l;
+	unsigned i;
+
+	ovc_ocloop_init(&l);
+	check_publish(&l, 0.3, 100);
+	check_publish(&l, 0.6543, 100);
+	check_publish(&l, 0.987, 100);
+	check_publish(&l, 0.0625, 100);
+	check_publish(&l, OVC_OCLOOP_A_MIN, 100);
+	check_publish(&l, 0.5, 100);
+	for(i = 1; i < 1000; i++)
+		check_publish(&l,
+				OVC_OCLOOP_A_MIN + (1.0 - OVC_OCLOOP_A_MIN) * i / 1000.0, 100);
+	/* disengaged: 0 and the carry forgotten */
+	ovc_ocloop_second(&l, 1.0, 0, 0.1, TARGET);
+	ovc_ocloop_second(&l, 1.0, 0, 0.1, TARGET);
+	ck_assert_int_eq(l.engaged, 0);
+	ck_assert_uint_eq(ovc_ocloop_publish(&l), 0);
+	ck_assert_double_eq(l.carry, 0.0);
+}
+END_TEST
+
+/* The closed loop: clients offer n times the core's capacity C and apply
+ * the reductions the core announces in its responses (their mean over the
+ * second, SIM_ANN announcements); the core's local controller admits
+ * min(1, C / arrivals), overload is evident while arrivals exceed C, and
+ * its CPU is admitted / C (or unknown). */
+#define SIM_C 100.0
+#define SIM_ANN 100
+
+struct sim
+{
+	struct ovc_ocloop l;
+	int cpu_known;
+};
+
+/* One second at offered requests/s; returns the arrivals. */
+static double sim_second(struct sim *s, double offered)
+{
+	double sum = 0, arr, x, adm;
+	unsigned i;
+
+	for(i = 0; i < SIM_ANN; i++)
+		sum += ovc_ocloop_publish(&s->l);
+	arr = offered * (1.0 - sum / SIM_ANN / 100.0);
+	x = arr > 0 ? fmin(1.0, SIM_C / arr) : -1.0;
+	adm = arr > 0 ? arr * x : 0;
+	ovc_ocloop_second(
+			&s->l, x, arr > SIM_C, s->cpu_known ? adm / SIM_C : -1, TARGET);
+	return arr;
+}
+
+static void check_closed_loop(double n, int cpu_known)
+{
+	struct sim s;
+	double arr, sum = 0, lo = INFINITY, hi = 0;
+	unsigned t, off = 0;
+
+	ovc_ocloop_init(&s.l);
+	s.cpu_known = cpu_known;
+	for(t = 0; t < 10; t++)
+		sim_second(&s, n * SIM_C);
+	for(t = 0; t < 30; t++) {
+		arr = sim_second(&s, n * SIM_C);
+		sum += arr;
+		lo = fmin(lo, arr);
+		hi = fmax(hi, arr);
+	}
+	ck_assert_msg(lo >= 0.9 * SIM_C && hi <= 1.25 * SIM_C,
+			"N=%g cpu %d: arrivals %g-%g", n, cpu_known, lo, hi);
+	ck_assert_msg(sum / 30 >= 0.95 * SIM_C && sum / 30 <= 1.2 * SIM_C,
+			"N=%g cpu %d: mean arrivals %g", n, cpu_known, sum / 30);
+	ck_assert_int_eq(s.l.engaged, 1);
+	/* the load drops to half the capacity: disengaged within 30 s */
+	for(t = 1; t <= 60 && !off; t++) {
+		sim_second(&s, 0.5 * SIM_C);
+		if(!s.l.engaged && s.l.a == 1.0)
+			off = t;
+	}
+	ck_assert_msg(off > 0 && off <= 30, "N=%g cpu %d: disengaged after %u s", n,
+			cpu_known, off);
+	ck_assert_uint_eq(ovc_ocloop_publish(&s.l), 0);
+}
+
+START_TEST(test_closed_loop)
+{
+	static const double n[] = {2, 4, 8, 16};
+	unsigned i;
+
+	for(i = 0; i < sizeof(n) / sizeof(n[0]); i++) {
+		check_closed_loop(n[i], 1);
+		check_closed_loop(n[i], 0);
+	}
+}
+END_TEST
+
+Suite *make_suite_ocloop(void)
+{
+	Suite *s = suite_create("ocloop");
+	TCase *tc = tcase_create("loop");
+
+	tcase_add_test(tc, test_disengaged);
+	tcase_add_test(tc, test_flood);
+	tcase_add_test(tc, test_law);
+	tcase_add_test(tc, test_no_arrivals_and_nan);
+	tcase_add_test(tc, test_publish);
+	tcase_add_test(tc, test_closed_loop);
+	suite_add_tcase(s, tc);
+	return s;
+}
