@@ -25,8 +25,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ovc/types.h"
+
 /* oc-validity when a response carries a value without one, ms (§5.2). */
 #define OVC_OC_VALIDITY_DEFAULT_MS 500
+
+/* Largest oc-validity read, ms (one day): a longer one is read as this
+ * (the server's next value replaces it long before). */
+#define OVC_OC_VALIDITY_MAX_MS 86400000
 
 /* oc-seq as an integer: seconds * OVC_OC_SEQ_FRAC + the five decimals
  * ("1282321615.782" is 1282321615 * 100000 + 78200). 0: none. */
@@ -43,7 +49,9 @@ struct ovc_oc_via
 	int value;			 /* its value, 0-100; -1: none (an offer) or
 							malformed */
 	unsigned algos;		 /* OVC_OC_ALGO_* listed in oc-algo; 0: none */
-	int64_t validity_ms; /* oc-validity, ms; -1: absent or malformed */
+	int64_t validity_ms; /* oc-validity, ms, at most
+							OVC_OC_VALIDITY_MAX_MS; -1: absent or
+							malformed */
 	uint64_t seq;		 /* oc-seq (OVC_OC_SEQ_FRAC units); 0: absent
 							or malformed */
 };
@@ -69,25 +77,32 @@ int ovc_oc_param(const char *name, size_t nlen, const char *val, size_t vlen,
 
 /* Reads the overload control parameters of the first Via (the top one:
  * the first via-parm of the first Via or v header) of the SIP message
- * msg (len bytes) into *oc. Returns 1 when that Via has "oc", 0 when it
- * has not or the message has no Via that can be read (*oc cleared). */
+ * msg (len bytes) into *oc. Returns 1 when that Via has "oc", 0 (*oc
+ * cleared) when it has not or the message has no Via that can be read
+ * (its line cut short, or not sent-protocol sent-by *(;param)). */
 int ovc_oc_read_top_via(const char *msg, size_t len, struct ovc_oc_via *oc);
 
 /* Server side: the response msg (len bytes) whose top Via carries "oc"
- * rewritten into out (size bytes) with that Via's oc, oc-algo,
- * oc-validity and oc-seq replaced by fb's (oc-algo="loss"), every other
- * byte as it was. Returns the length written, 0 when the top Via has no
- * "oc" or its client did not offer "loss" (nothing to do, out untouched),
- * OVC_EINVAL when msg is not a response with a readable top Via, or
- * OVC_EFULL when out is too small. */
+ * rewritten into out (size bytes, not overlapping msg) with that Via's
+ * oc, oc-algo, oc-validity and oc-seq replaced by fb's (oc-algo="loss"),
+ * written where "oc" was, every other byte as it was. A Via with "oc" and
+ * no (or a malformed) oc-algo offers "loss", the mandatory algorithm.
+ * Returns the length written, 0 when the top Via has no "oc" or its client
+ * did not offer "loss" (nothing to do, out untouched), OVC_EINVAL when msg
+ * is not a response with a readable top Via (a status line "SIP/2.0 ",
+ * its first Via header's line complete) or fb is out of range (reduction
+ * over 100, seq 0 or beyond 12 digits of seconds), or OVC_EFULL when out
+ * is too small (out untouched). */
 int ovc_oc_feedback(const char *msg, size_t len, const struct ovc_oc_fb *fb,
 		char *out, size_t size);
 
 /* Client side: the request msg (len bytes) with ";oc;oc-algo=\"loss\""
- * appended to the parameters of its top Via, into out (size bytes).
- * Returns the length written, 0 when that Via has "oc" already (out
- * untouched), OVC_EINVAL when msg is not a request with a readable top
- * Via, or OVC_EFULL when out is too small. */
+ * appended to the parameters of its top Via (before a comma to the next
+ * via-parm or the line's end), into out (size bytes, not overlapping msg);
+ * a stray oc-algo, oc-validity or oc-seq that Via had without "oc" is
+ * dropped. Returns the length written, 0 when that Via has "oc" already
+ * (out untouched), OVC_EINVAL when msg is not a request with a readable
+ * top Via, or OVC_EFULL when out is too small (out untouched). */
 int ovc_oc_announce(const char *msg, size_t len, char *out, size_t size);
 
 /* Extra bytes ovc_oc_feedback() or ovc_oc_announce() may add to a
@@ -95,7 +110,7 @@ int ovc_oc_announce(const char *msg, size_t len, char *out, size_t size);
 #define OVC_OC_GROWTH 96
 
 /* oc-seq for the wall-clock time t_ns (ns since the epoch): seconds and
- * five decimals. */
+ * five decimals (truncated); 0 for t_ns <= 0. */
 uint64_t ovc_oc_seq_from_ns(int64_t t_ns);
 
 /* Writes seq as oc-seq's text ("1282321615.78200") into buf (size bytes,
