@@ -41,5 +41,6 @@ Suite *make_suite_plan(void);
 Suite *make_suite_csv(void);
 Suite *make_suite_nexthop(void);
 Suite *make_suite_ocloop(void);
+Suite *make_suite_oc7339(void);
 
 #endif
