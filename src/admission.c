@@ -298,3 +298,52 @@ void ovc_adm_dequeue(const struct ovc_adm_state *st,
 	remember(st, cfg, v, OVC_REJMEM_ADMITTED);
 	verdict(v, OVC_ADM_ADMIT, no ? OVC_ADMF_WOULD : 0);
 }
+
+/* A request's identity for one next hop: the same request sent to two
+ * destinations (a failover) is two decisions. */
+static uint64_t hop_key(uint64_t key, const struct ovc_nexthop *h)
+{
+	uint64_t k = key ^ (h->hash * UINT64_C(0x9e3779b97f4a7c15));
+
+	return k != 0 ? k : 1;
+}
+
+void ovc_adm_next_hop(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_req *r,
+		struct ovc_nexthop *h, ovc_time_ns now, struct ovc_adm_verdict *v)
+{
+	int ack_cancel = r->m == OVC_M_ACK || r->m == OVC_M_CANCEL;
+	int prev;
+
+	memset(v, 0, sizeof(*v));
+	v->c = r->c;
+	verdict(v, OVC_ADM_ADMIT, 0);
+	if(h == NULL || ack_cancel || r->c == OVC_CLASS_INDIALOG)
+		return;
+	if(r->c != OVC_CLASS_INVITE && !cfg->single)
+		return;
+	if(r->sc != NULL)
+		v->key = hop_key(ovc_sip_request_key(st->secret, r->buf, r->sc), h);
+	prev = -1;
+	if(v->key != 0)
+		prev = ovc_rejmem_get(st->mem, v->key, cfg->now_s, OVC_ADM_MEMORY_S);
+	if(prev == OVC_REJMEM_ADMITTED)
+		return;
+	if(prev == OVC_REJMEM_REJECTED && !cfg->dry_run) {
+		refuse(st, cfg, r, v, OVC_ADMF_NEXT_HOP);
+		return;
+	}
+	if(ovc_nh_admit(h, now)) {
+		remember(st, cfg, v, OVC_REJMEM_ADMITTED);
+		return;
+	}
+	if(cfg->dry_run) {
+		remember(st, cfg, v, OVC_REJMEM_ADMITTED);
+		verdict(v, OVC_ADM_ADMIT, OVC_ADMF_WOULD);
+		return;
+	}
+	refuse(st, cfg, r, v, OVC_ADMF_NEXT_HOP);
+	remember(st, cfg, v,
+			v->act == OVC_ADM_ADMIT ? OVC_REJMEM_ADMITTED
+									: OVC_REJMEM_REJECTED);
+}

@@ -7,7 +7,7 @@
  *   overloaded, x >= 0.95:       a held
  *   not overloaded, a < 1:       a := a g, g = (a + (1 - a) / 4) / a
  *                                clamped to [1.02, 1.25], raised to
- *                                min(target / cpu, 2) while cpu < target
+ *                                min(target / cpu, 1.25) while cpu < target
  *   no arrivals (x < 0, NaN):    a held
  * then a is clamped to [OVC_OCLOOP_A_MIN, 1]. Since arrivals are a times
  * what the clients offer, a x brings the next second's arrivals to what
@@ -26,7 +26,7 @@
 #define OCLOOP_GAP 0.25		 /* share of its gap to 1 a grows by */
 #define OCLOOP_G_MIN 1.02	 /* least growth a second (factor) */
 #define OCLOOP_G_MAX 1.25	 /* most growth a second (factor) ... */
-#define OCLOOP_G_CPU_MAX 2.0 /* ... or, with CPU to spare, this */
+#define OCLOOP_G_CPU_MAX 1.25 /* ... also with CPU to spare */
 
 /* a within [OVC_OCLOOP_A_MIN, 1]; NaN counts as 1. */
 static double ocloop_clamp(double a)

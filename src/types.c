@@ -26,10 +26,17 @@ static const char *const cpu_source_names[OVC_CPU_SOURCE_COUNT] = {
 		[OVC_CPU_CGROUP] = "cgroup",
 };
 
+static const char *const network_names[OVC_NET_COUNT] = {
+		[OVC_NET_LOCAL] = "local",
+		[OVC_NET_HOP] = "hop",
+		[OVC_NET_E2E] = "e2e",
+};
+
 const struct ovc_names ovc_alg_names = {alg_names, OVC_ALG_COUNT};
 const struct ovc_names ovc_mode_names = {mode_names, OVC_MODE_COUNT};
 const struct ovc_names ovc_cpu_source_names = {
 		cpu_source_names, OVC_CPU_SOURCE_COUNT};
+const struct ovc_names ovc_network_names = {network_names, OVC_NET_COUNT};
 
 static const char *const class_names[OVC_CLASS_COUNT] = {
 		[OVC_CLASS_INVITE] = "invite",

@@ -12,6 +12,9 @@
  *   the acceptor (burst budget first)   -> admit, queue or reject
  *   emergency calls                     -> a reject becomes an admission
  *
+ * and, once the script has chosen where a request goes, the next hop's
+ * own verdict (ovc_adm_next_hop(): RFC 7339 feedback, ovc/nexthop.h).
+ *
  * It takes and returns plain values: the caller reads the settings in
  * force, acts on the verdict (route, queue, reply) and counts it. Verdict
  * sources that live outside the library (the receive-queue age, R-SOCA's
@@ -28,6 +31,7 @@
 #include "ovc/acceptor.h"
 #include "ovc/alg.h"
 #include "ovc/emerg.h"
+#include "ovc/nexthop.h"
 #include "ovc/rejmem.h"
 #include "ovc/sipscan.h"
 
@@ -126,6 +130,8 @@ enum ovc_adm_act
 #define OVC_ADMF_CANCELLED 0x100u /* rejected: an INVITE its caller
 									 CANCELled while it was queued; the
 									 reply is 487 Request Terminated */
+#define OVC_ADMF_NEXT_HOP 0x200u  /* refused: its next hop asked for a
+									 reduction (RFC 7339) */
 
 /* The verdict. */
 struct ovc_adm_verdict
@@ -177,6 +183,19 @@ void ovc_adm_dequeue(const struct ovc_adm_state *st,
 		const struct ovc_adm_cfg *cfg, const struct ovc_adm_req *r,
 		uint64_t key, int64_t waited_ns, int64_t max_wait_ns,
 		struct ovc_adm_verdict *v);
+
+/* The next hop's verdict on request r bound for next hop h (NULL: no
+ * feedback known, passes) at now (monotonic, ns): h's acceptor
+ * (ovc_nh_admit()) decides an initial INVITE, and in mode single any
+ * request out of a dialog but ACK and CANCEL; anything else passes. A
+ * retransmission of a request decided for h within OVC_ADM_MEMORY_S gets
+ * the same verdict; an emergency call is never refused; a dry run counts
+ * what it would refuse (OVC_ADMF_WOULD) and refuses nothing. v is
+ * OVC_ADM_ADMIT or OVC_ADM_REJECT (OVC_ADMF_NEXT_HOP: the caller answers
+ * it or tries another destination). */
+void ovc_adm_next_hop(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_req *r,
+		struct ovc_nexthop *h, ovc_time_ns now, struct ovc_adm_verdict *v);
 
 /* Is class c controlled by the algorithm (traits t) in the mode given
  * (single: 1)? ack_cancel: the request is an ACK or a CANCEL (never). */

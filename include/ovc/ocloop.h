@@ -7,8 +7,9 @@
  * x < 0.95 of the initial INVITEs, a shrinks by x (a flood, x < 0.5) or
  * by (1 + x) / 2, so that what arrives approaches what is admitted;
  * without overload it grows back by a quarter of its gap to 1 (within a
- * factor 1.02-1.25 a second, or at least target / cpu, at most 2, while
- * the CPU is below the controller's target) and the loop disengages at
+ * factor 1.02-1.25 a second, or at least target / cpu, at most 1.25,
+ * while the CPU is below the controller's target: a bottleneck other than
+ * the CPU, e.g. a slow database, must not make it double) and the loop disengages at
  * a = 1. The reduction announced is 100 (1 - a) percent, which
  * ovc_ocloop_publish() dithers between its two nearest integers so that
  * the clients' average follows a exactly. Pure; one instance per server.

@@ -118,6 +118,18 @@ enum ovc_cpu_source
 	OVC_CPU_SOURCE_COUNT
 };
 
+/* Overload control between servers (000 §IV, RFC 7339). */
+enum ovc_network
+{
+	OVC_NET_LOCAL = 0, /* this server alone: no oc feedback either way */
+	OVC_NET_HOP,	   /* hop by hop: announce the own reduction upstream,
+						  apply each next hop's */
+	OVC_NET_E2E,	   /* end to end: announce the largest reduction of
+						  the path upstream; only the entry (a request
+						  whose client does not offer oc) applies it */
+	OVC_NET_COUNT
+};
+
 /* The user-facing names of an enumeration, indexed by its values: the one
  * place each name is spelled, for parsing, messages and documentation. */
 struct ovc_names
@@ -129,6 +141,7 @@ struct ovc_names
 extern const struct ovc_names ovc_alg_names;		/* none, bbc, occ, ... */
 extern const struct ovc_names ovc_mode_names;		/* multi, single */
 extern const struct ovc_names ovc_cpu_source_names; /* procs, system, cgroup */
+extern const struct ovc_names ovc_network_names;	/* local, hop, e2e */
 
 /* Returns the value whose name is name (exact, lower case), or -1. */
 int ovc_names_find(const struct ovc_names *n, const char *name);

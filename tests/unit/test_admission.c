@@ -543,6 +543,98 @@ START_TEST(test_unscanned)
 }
 END_TEST
 
+/* A next hop with a reduction of pct percent in force at now 0. */
+static struct ovc_nexthop *hop_with(
+		struct ovc_nh_table *t, const char *key, int pct)
+{
+	struct ovc_oc_via oc;
+	struct ovc_nexthop *h = ovc_nh_get(t, key, strlen(key), 1);
+
+	ck_assert_ptr_nonnull(h);
+	ovc_oc_via_clear(&oc);
+	oc.oc = 1;
+	oc.value = pct;
+	oc.algos = OVC_OC_ALGO_LOSS;
+	oc.validity_ms = 1000;
+	oc.seq = 7 * OVC_OC_SEQ_FRAC;
+	ck_assert_int_eq(ovc_nh_feedback(h, &oc, 0), 1);
+	return h;
+}
+
+/* The next hop's verdict: its fraction on new INVITEs only, exact; the
+ * same answer for a retransmission; per hop; emergency and dry run. */
+START_TEST(test_next_hop)
+{
+	static struct ovc_nh_table t;
+	struct ovc_adm_verdict v;
+	struct ovc_sip_scan sc, sc2;
+	struct ovc_adm_req r, r2;
+	struct ovc_nexthop *h, *h2;
+	int i, passed = 0;
+
+	ovc_nh_init(&t);
+	h = hop_with(&t, "udp:192.0.2.7:5060", 75);
+	h2 = hop_with(&t, "udp:192.0.2.8:5060", 100);
+	/* no feedback known: passes */
+	req(invite, &r, &sc);
+	ovc_adm_next_hop(&st, &cfg, &r, NULL, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	/* in-dialog, CANCEL, REGISTER (mode multi) pass a full reduction */
+	req(bye, &r2, &sc2);
+	ovc_adm_next_hop(&st, &cfg, &r2, h2, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	req(cancel, &r2, &sc2);
+	ovc_adm_next_hop(&st, &cfg, &r2, h2, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	req(reg, &r2, &sc2);
+	ovc_adm_next_hop(&st, &cfg, &r2, h2, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	cfg.single = 1; /* mode single: REGISTER too */
+	ovc_adm_next_hop(&st, &cfg, &r2, h2, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_REJECT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_NEXT_HOP);
+	cfg.single = 0;
+	/* exact fraction over distinct requests (no identity: no memory) */
+	r.sc = NULL;
+	for(i = 0; i < 400; i++) {
+		ovc_adm_next_hop(&st, &cfg, &r, h, 0, &v);
+		passed += v.act == OVC_ADM_ADMIT;
+	}
+	ck_assert_int_ge(passed, 99);
+	ck_assert_int_le(passed, 101);
+	/* a retransmission gets its original's verdict, per hop */
+	r.sc = &sc;
+	ovc_adm_next_hop(&st, &cfg, &r, h2, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_REJECT);
+	ck_assert_uint_ne(v.key, 0);
+	ovc_nh_get(&t, "udp:192.0.2.8:5060", 18, 0)->reduction = 0;
+	ovc_acceptor_set(&h2->acc, 1.0);
+	ovc_adm_next_hop(&st, &cfg, &r, h2, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_REJECT); /* remembered */
+	ovc_adm_next_hop(&st, &cfg, &r, h, 0, &v);
+	passed = v.act == OVC_ADM_ADMIT; /* another hop: a new decision */
+	ovc_acceptor_set(&h->acc, 0.0);
+	ovc_adm_next_hop(&st, &cfg, &r, h, 0, &v);
+	ck_assert_int_eq(v.act, passed ? OVC_ADM_ADMIT : OVC_ADM_REJECT);
+	/* emergency calls pass; a dry run refuses nothing */
+	h2 = hop_with(&t, "udp:192.0.2.9:5060", 100);
+	req(sos, &r2, &sc2);
+	ovc_adm_next_hop(&st, &cfg, &r2, h2, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_EMERGENCY);
+	cfg.dry_run = 1;
+	req(invite2, &r2, &sc2);
+	ovc_adm_next_hop(&st, &cfg, &r2, h2, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_WOULD);
+	/* lapsed feedback: passes */
+	cfg.dry_run = 0;
+	r2.sc = NULL;
+	ovc_adm_next_hop(&st, &cfg, &r2, h2, 2 * OVC_NS_PER_S, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+}
+END_TEST
+
 Suite *make_suite_admission(void)
 {
 	Suite *s = suite_create("admission");
@@ -565,6 +657,7 @@ Suite *make_suite_admission(void)
 	tcase_add_test(tc, test_dequeue);
 	tcase_add_test(tc, test_unscanned);
 	tcase_add_test(tc, test_cancel_queued);
+	tcase_add_test(tc, test_next_hop);
 	suite_add_tcase(s, tc);
 	return s;
 }

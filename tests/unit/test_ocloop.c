@@ -84,16 +84,20 @@ START_TEST(test_law)
 	l.a = 0.1;
 	ck_assert_double_eq_tol(
 			ovc_ocloop_second(&l, 1.0, 0, -1.0, TARGET), 0.125, 1e-12);
-	/* CPU below target: at least target / cpu, at most 2 */
+	/* CPU below target: at least target / cpu, at most 1.25 (a
+	 * bottleneck other than the CPU must not double a) */
+	l.a = 0.7; /* the gap alone: 1.107 */
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 1.0, 0, 0.8, TARGET), 0.7875, 1e-12);
+	l.a = 0.7;
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 1.0, 0, 0.3, TARGET), 0.875, 1e-12);
 	l.a = 0.1;
 	ck_assert_double_eq_tol(
-			ovc_ocloop_second(&l, 1.0, 0, 0.6, TARGET), 0.15, 1e-12);
+			ovc_ocloop_second(&l, 1.0, 0, 0.1, TARGET), 0.125, 1e-12);
 	l.a = 0.1;
 	ck_assert_double_eq_tol(
-			ovc_ocloop_second(&l, 1.0, 0, 0.1, TARGET), 0.2, 1e-12);
-	l.a = 0.1;
-	ck_assert_double_eq_tol(
-			ovc_ocloop_second(&l, 1.0, 0, 0.0, TARGET), 0.2, 1e-12);
+			ovc_ocloop_second(&l, 1.0, 0, 0.0, TARGET), 0.125, 1e-12);
 	/* and disengages at 1 */
 	l.a = 0.99;
 	ck_assert_double_eq(ovc_ocloop_second(&l, 1.0, 0, 0.95, TARGET), 1.0);

@@ -53,6 +53,9 @@ START_TEST(test_mode_cpu_source_names)
 	ck_assert_ptr_null(ovc_cpu_source_name(OVC_CPU_SOURCE_COUNT));
 	ck_assert_int_eq(ovc_names_find(&ovc_mode_names, "single"), 1);
 	ck_assert_int_eq(ovc_names_find(&ovc_cpu_source_names, "cgroup"), 2);
+	ck_assert_int_eq(ovc_names_find(&ovc_network_names, "e2e"), OVC_NET_E2E);
+	ck_assert_int_eq(ovc_names_find(&ovc_network_names, "local"), 0);
+	ck_assert_int_eq(ovc_names_find(&ovc_network_names, "hops"), -1);
 	ck_assert_int_eq(ovc_names_find(&ovc_alg_names, "pi"), OVC_ALG_PI);
 	ck_assert_int_eq(ovc_names_find(&ovc_mode_names, "both"), -1);
 	ck_assert_int_eq(ovc_names_find(&ovc_mode_names, ""), -1);
