@@ -50,9 +50,9 @@ for n in $("$top/build/modparams_doc" | awk -F'`' 'NR > 2 { print $2 }'); do
 done
 src="$top/modules/ovc"
 # functions from the export table, RPCs from ovc_rpc.c
-names=" ovc_admit "
+names=" ovc_admit ovc_dst_admit "
 names+=$(grep -oE '\{"ovc\.[a-z]+"' "$src/ovc_rpc.c" | tr -d '{"' | tr '\n' ' ')
-names+=" \$ovc(verdict) \$ovc(f) \$ovc(cpu) \$ovc(queue) KSR.ovc.admit KSR.ovc.admit_flags"
+names+=" \$ovc(verdict) \$ovc(f) \$ovc(cpu) \$ovc(queue) KSR.ovc.admit KSR.ovc.admit_flags KSR.ovc.dst_admit KSR.ovc.dst_admit_uri"
 for c in invite indialog register other; do
 	for v in offered admitted rejected dropped queued dequeued would_reject; do
 		names+=" ${c}_${v}"
@@ -60,6 +60,7 @@ for c in invite indialog register other; do
 done
 names+=" replies_sent acks_absorbed fast_rejects fast_fallthrough rx_queue_bytes rx_queue_msgs"
 names+=" rx_queue_wait_ms rx_drain_msgs_s tcp_rx_bytes rx_drops age_rejects guard_f rcvbuf_bytes"
+names+=" dst_passed dst_refused oc_sent oc_received"
 for n in $names; do
 	if ! grep -qF -- "$n" "$readme"; then
 		echo "check-docs: $readme does not document '$n'"

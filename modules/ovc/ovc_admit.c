@@ -305,7 +305,7 @@ void ovc_admit_run_decided(
 
 /* The request as the sequence sees it: msg's bytes, its scan sc (or NULL)
  * and class c. */
-static void request_of(struct sip_msg *msg, const struct ovc_sip_scan *sc,
+static void request_of_scan(struct sip_msg *msg, const struct ovc_sip_scan *sc,
 		enum ovc_class c, struct ovc_adm_req *r)
 {
 	r->c = c;
@@ -315,6 +315,17 @@ static void request_of(struct sip_msg *msg, const struct ovc_sip_scan *sc,
 	r->sc = sc;
 	r->ruri = msg->first_line.u.request.uri.s;
 	r->ruri_len = (size_t)msg->first_line.u.request.uri.len;
+}
+
+void ovc_admit_request(struct sip_msg *msg, struct ovc_sip_scan *scan,
+		struct ovc_adm_req *r)
+{
+	const struct ovc_sip_scan *sc = NULL;
+
+	if(ovc_sip_scan(msg->buf, msg->len, scan) == OVC_SCAN_OK)
+		sc = scan;
+	request_of_scan(
+			msg, sc, sc ? ovc_class_of_scan(sc) : ovc_classify(msg), r);
 }
 
 int ovc_admit(struct sip_msg *msg, int noreply)
@@ -340,7 +351,8 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 		if(msg->rcv.bind_address != NULL)
 			fd = msg->rcv.bind_address->socket;
 	}
-	request_of(msg, sc, sc ? ovc_class_of_scan(sc) : ovc_classify(msg), &r);
+	request_of_scan(
+			msg, sc, sc ? ovc_class_of_scan(sc) : ovc_classify(msg), &r);
 	ovc_admit_settings(&cfg);
 	ovc_admit_decide(&cfg, &r, fd, &v);
 	return act(msg, &r, sc, &cfg, &v, noreply);

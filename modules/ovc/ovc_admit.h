@@ -41,6 +41,12 @@ int ovc_admit_init(void);
  * is counted as offered plus exactly one verdict. */
 int ovc_admit(struct sip_msg *msg, int noreply);
 
+/* Request msg as the admission sequence sees it, into *r: scanned into
+ * *scan (r->sc NULL when the scanner does not understand it), its class
+ * and method. */
+void ovc_admit_request(struct sip_msg *msg, struct ovc_sip_scan *scan,
+		struct ovc_adm_req *r);
+
 /* 1 (default): decide UDP requests at datagram arrival (ovc_dgram_in). */
 extern int ovc_fast_path;
 

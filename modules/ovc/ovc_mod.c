@@ -26,6 +26,7 @@
 
 #include "ovc_admit.h"
 #include "ovc_modparams.h"
+#include "ovc_nexthop.h"
 #include "ovc_part.h"
 #include "ovc_queue.h"
 #include "ovc_rpc.h"
@@ -79,6 +80,32 @@ static int w_ovc_admit0(sip_msg_t *msg, char *p1, char *p2)
 static int w_ovc_admit1(sip_msg_t *msg, char *flags, char *p2)
 {
 	return ovc_admit(msg, (int)(long)flags);
+}
+
+static int ki_ovc_dst_admit(sip_msg_t *msg)
+{
+	return ovc_dst_admit(msg, NULL);
+}
+
+static int ki_ovc_dst_admit_uri(sip_msg_t *msg, str *uri)
+{
+	return ovc_dst_admit(msg, uri != NULL && uri->len > 0 ? uri : NULL);
+}
+
+static int w_ovc_dst_admit0(sip_msg_t *msg, char *p1, char *p2)
+{
+	return ovc_dst_admit(msg, NULL);
+}
+
+static int w_ovc_dst_admit1(sip_msg_t *msg, char *uri, char *p2)
+{
+	str s;
+
+	if(fixup_get_svalue(msg, (gparam_t *)uri, &s) < 0) {
+		LM_ERR("ovc_dst_admit: cannot evaluate the URI\n");
+		return 1; /* not refused for a script error */
+	}
+	return ovc_dst_admit(msg, s.len > 0 ? &s : NULL);
 }
 
 /* Turns the literal flag string into an int at start-up. */
@@ -197,6 +224,37 @@ static counter_val_t stat_get(counter_handle_t h, void *param)
 			&ovc->total.v[i / OVC_V_COUNT][i % OVC_V_COUNT]);
 }
 
+/* The statistics of overload control between servers: an event total
+ * each. */
+static int register_event_stats(void)
+{
+	static const struct
+	{
+		const char *name;
+		enum ovc_event e;
+		const char *doc;
+	} evs[] = {
+			{"dst_passed", OVC_E_DST_PASSED,
+					"requests ovc_dst_admit() let through"},
+			{"dst_refused", OVC_E_DST_REFUSED,
+					"requests refused by their next hop's feedback"},
+			{"oc_sent", OVC_E_OC_SENT,
+					"responses carrying this server's reduction"},
+			{"oc_received", OVC_E_OC_RECEIVED,
+					"feedback values taken from next hops"},
+	};
+	counter_handle_t h;
+	unsigned i;
+
+	for(i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
+		if(counter_register(&h, "ovc", (char *)evs[i].name, 0, stat_get,
+				   (void *)(long)(OVC_STAT_EV_BASE + evs[i].e),
+				   (char *)evs[i].doc, 0)
+				< 0)
+			return -1;
+	return 0;
+}
+
 /* Registers group "ovc": <class>_<verdict> and replies_sent. */
 static int register_stats(void)
 {
@@ -253,6 +311,8 @@ static int register_stats(void)
 						   "INVITEs rejected: waited > rxq.max_age_ms", 0)
 						   < 0)
 			return -1;
+		if(register_event_stats() < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -301,10 +361,11 @@ static int mod_init(void)
 	/* the ticker and the parts' processes (queue workers, reaper) */
 	register_procs(1 + ovc_parts_procs());
 	cfg_register_child(1 + ovc_parts_procs());
-	LM_INFO("ovc: algorithm=%s mode=%s dry_run=%d fast_path=%d queue=%u"
-			" workers=%d reject=%d %.*s\n",
+	LM_INFO("ovc: algorithm=%s mode=%s network_mode=%s dry_run=%d"
+			" fast_path=%d queue=%u workers=%d reject=%d %.*s\n",
 			ovc_alg_name(ovc_mp.alg), ovc_mode_name(ovc_mp.mode),
-			ovc_mp.dry_run,			ovc_fast_path, ovc_queue_cap(), ovc_q ? ovc_mp.queue_workers : 0,
+			ovc_net_mode_name(), ovc_mp.dry_run, ovc_fast_path,
+			ovc_queue_cap(), ovc_q ? ovc_mp.queue_workers : 0,
 			ovc_reply.code, ovc_reply.reason.len, ovc_reply.reason.s);
 	return 0;
 
@@ -349,6 +410,10 @@ static cmd_export_t cmds[] = {
 	{"ovc_admit", (cmd_function)w_ovc_admit0, 0, 0, 0, REQUEST_ROUTE},
 	{"ovc_admit", (cmd_function)w_ovc_admit1, 1, fixup_admit_flags, 0,
 		REQUEST_ROUTE},
+	{"ovc_dst_admit", (cmd_function)w_ovc_dst_admit0, 0, 0, 0,
+		REQUEST_ROUTE | FAILURE_ROUTE | BRANCH_ROUTE},
+	{"ovc_dst_admit", (cmd_function)w_ovc_dst_admit1, 1, fixup_spve_null,
+		fixup_free_spve_null, REQUEST_ROUTE | FAILURE_ROUTE | BRANCH_ROUTE},
 	{0, 0, 0, 0, 0, 0}
 };
 
@@ -379,6 +444,16 @@ static sr_kemi_t sr_kemi_ovc_exports[] = {
 	},
 	{ str_init("ovc"), str_init("admit_flags"),
 		SR_KEMIP_INT, ki_ovc_admit_flags,
+		{ SR_KEMIP_STR, SR_KEMIP_NONE, SR_KEMIP_NONE,
+			SR_KEMIP_NONE, SR_KEMIP_NONE, SR_KEMIP_NONE }
+	},
+	{ str_init("ovc"), str_init("dst_admit"),
+		SR_KEMIP_INT, ki_ovc_dst_admit,
+		{ SR_KEMIP_NONE, SR_KEMIP_NONE, SR_KEMIP_NONE,
+			SR_KEMIP_NONE, SR_KEMIP_NONE, SR_KEMIP_NONE }
+	},
+	{ str_init("ovc"), str_init("dst_admit_uri"),
+		SR_KEMIP_INT, ki_ovc_dst_admit_uri,
 		{ SR_KEMIP_STR, SR_KEMIP_NONE, SR_KEMIP_NONE,
 			SR_KEMIP_NONE, SR_KEMIP_NONE, SR_KEMIP_NONE }
 	},

@@ -14,6 +14,7 @@
 #include "ovc_admit.h"
 #include "ovc_modparams.h"
 #include "ovc_rsoca.h"
+#include "ovc_nexthop.h"
 #include "ovc_rxq.h"
 
 struct ovc_mp_values ovc_mp;

@@ -4,7 +4,7 @@
  * ovc_part.h). The order is the order of everything: the sampler first
  * (memory and CPU, which later parts read), the onset before the receive
  * queue, and the blocks of ovc.stats as they appear (queue, rxq, rsoca,
- * rsoca_mem); the queue is destroyed before R-SOCA, whose reply it uses.
+ * rsoca_mem, network); the queue is destroyed before R-SOCA, whose reply it uses.
  */
 #include "core/dprint.h"
 
@@ -16,6 +16,7 @@ extern const struct ovc_part ovc_part_queue;
 extern const struct ovc_part ovc_part_rxq;
 extern const struct ovc_part ovc_part_rsoca;
 extern const struct ovc_part ovc_part_tmreap;
+extern const struct ovc_part ovc_part_network;
 
 const struct ovc_part *const ovc_parts[] = {
 		&ovc_part_sampler,
@@ -24,6 +25,7 @@ const struct ovc_part *const ovc_parts[] = {
 		&ovc_part_rxq,
 		&ovc_part_rsoca,
 		&ovc_part_tmreap,
+		&ovc_part_network,
 		NULL,
 };
 

@@ -37,6 +37,10 @@ enum ovc_event
 	OVC_E_QUEUE_SHUTDOWN,	/* queued INVITE answered at shutdown */
 	OVC_E_AGE_REJECT,		/* INVITE rejected: waited > rxq.max_age_ms */
 	OVC_E_QUEUE_CANCELLED,	/* CANCEL of a queued INVITE answered */
+	OVC_E_DST_PASSED,		/* request ovc_dst_admit() let through */
+	OVC_E_DST_REFUSED,		/* request its next hop's feedback refused */
+	OVC_E_OC_SENT,			/* response the reduction was written into */
+	OVC_E_OC_RECEIVED,		/* feedback value taken from a next hop */
 	OVC_E_COUNT
 };
 

@@ -18,6 +18,7 @@
 
 #include "ovc_admit.h"
 #include "ovc_csv.h"
+#include "ovc_nexthop.h"
 #include "ovc_part.h"
 #include "ovc_queue.h"
 #include "ovc_rpc.h"
@@ -254,6 +255,7 @@ rpc_export_t ovc_rpc_cmds[] = {
 	{"ovc.get",   ovc_rpc_get,   ovc_rpc_get_doc,   0},
 	{"ovc.set",   ovc_rpc_set,   ovc_rpc_set_doc,   0},
 	{"ovc.reset", ovc_rpc_reset, ovc_rpc_reset_doc, 0},
+	{"ovc.dst",   ovc_rpc_dst,   ovc_rpc_dst_doc,   RET_ARRAY},
 	{0, 0, 0, 0}
 };
 /* clang-format on */

@@ -10,12 +10,14 @@
 #include "core/dprint.h"
 #include "core/mem/mem.h"
 
+#include "ovc_nexthop.h"
 #include "ovc_rpc_param.h"
 #include "ovc_rsoca.h"
 #include "ovc_shm.h"
 
 /* Plain (non-registry) names ovc.get/ovc.set understand. */
-static const char *plain_names[] = {"algorithm", "mode", "dry_run", NULL};
+static const char *plain_names[] = {
+		"algorithm", "mode", "dry_run", "network_mode", NULL};
 
 static int is_plain(const char *name)
 {
@@ -74,6 +76,8 @@ void ovc_rpc_get(rpc_t *rpc, void *ctx)
 				th, "s", "mode", ovc_mode_name(atomic_load(&ovc->mode)));
 	if(name.len == 0 || strcmp(buf, "dry_run") == 0)
 		rpc->struct_add(th, "d", "dry_run", atomic_load(&ovc->dry_run));
+	if(name.len == 0 || strcmp(buf, "network_mode") == 0)
+		rpc->struct_add(th, "s", "network_mode", ovc_net_mode_name());
 	if(name.len == 0) {
 		for(i = 0; i < ovc_param_count(); i++)
 			add_param(rpc, th, ovc_param_at(i), &p);
@@ -115,7 +119,8 @@ static int scan_value(
 }
 
 const char *ovc_rpc_set_doc[2] = {
-		"Sets a parameter: algorithm, mode, dry_run or any registry name"
+		"Sets a parameter: algorithm, mode, dry_run, network_mode or any"
+		" registry name"
 		" (e.g. occ.target). A refused value changes nothing.",
 		0};
 
@@ -165,6 +170,13 @@ static int set_plain(rpc_t *rpc, void *ctx, const char *name, const char *val)
 		}
 		LM_NOTICE("ovc.set mode: %s -> %s\n",
 				ovc_mode_name(atomic_exchange(&ovc->mode, m)), val);
+		return 1;
+	}
+	if(strcmp(name, "network_mode") == 0) {
+		char err[160];
+
+		if(ovc_net_set_mode(val, err, sizeof(err)) < 0)
+			rpc->fault(ctx, 400, "%s", err);
 		return 1;
 	}
 	if(strcmp(name, "dry_run") == 0) {

@@ -71,7 +71,7 @@ static void fill(struct ovc_row *r, int seed)
 	for(c = 0; c < OVC_CLASS_COUNT; c++)
 		for(v = 0; v < OVC_V_COUNT; v++)
 			r->v[c][v] = U();
-	for(v = 0; v < OVC_E_COUNT; v++)
+	for(v = 0; v < OVC_E_DST_PASSED; v++)
 		r->ev[v] = U();
 	for(c = 0; c < OVC_DLG_COUNT; c++)
 		for(v = 0; v < OVC_RS_COLS; v++)
@@ -88,6 +88,11 @@ static void fill(struct ovc_row *r, int seed)
 	r->live_transactions = U();
 	for(c = 0; c < OVC_CLASS_COUNT; c++)
 		r->reaped[c] = U();
+	/* the network columns, appended after the others */
+	for(v = OVC_E_DST_PASSED; v < OVC_E_COUNT; v++)
+		r->ev[v] = U();
+	r->oc_reduction = D();
+	r->dst_reduction_max = D();
 #undef U
 #undef D
 }

@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - overload control between SIP servers (ovc_nexthop.h): the message
+ * hooks that read and write RFC 7339's Via parameters, and
+ * ovc_dst_admit().
+ */
+#include <string.h>
+#include <time.h>
+
+#include "core/dprint.h"
+#include "core/events.h"
+#include "core/ip_addr.h"
+#include "core/mem/mem.h"
+#include "core/mem/shm_mem.h"
+#include "core/parser/parse_uri.h"
+#include "core/resolve.h"
+
+#include "ovc/admission.h"
+#include "ovc/oc7339.h"
+
+#include "ovc_admit.h"
+#include "ovc_nexthop.h"
+
+/* How long a value this server announces holds, ms: several of its
+ * announcements (one per receive-queue sample), so that a client keeps
+ * it between responses, short enough that a client stops throttling soon
+ * after this server falls silent. */
+#define OVC_NET_VALIDITY_MS 2000
+
+struct ovc_net *ovc_net;
+int ovc_network_mode = OVC_NET_HOP;
+
+static const char *proto_name(int proto)
+{
+	switch(proto) {
+		case PROTO_TCP:
+			return "tcp";
+		case PROTO_TLS:
+			return "tls";
+		case PROTO_SCTP:
+			return "sctp";
+		case PROTO_WS:
+			return "ws";
+		case PROTO_WSS:
+			return "wss";
+	}
+	return "udp";
+}
+
+/* A next hop's key, "udp:192.0.2.7:5060", into buf. Returns its length
+ * or -1. */
+static int hop_key(
+		int proto, struct ip_addr *ip, unsigned port, char *buf, int len)
+{
+	int n = snprintf(
+			buf, len, "%s:%s:%u", proto_name(proto), ip_addr2a(ip), port);
+
+	return n > 0 && n < len ? n : -1;
+}
+
+/* The next hop uri resolves to, NULL when none has sent feedback yet (or
+ * the URI does not resolve). */
+static struct ovc_nexthop *hop_of_uri(str *uri)
+{
+	struct sip_uri pu;
+	union sockaddr_union su;
+	struct ip_addr ip;
+	char key[OVC_NH_KEY_MAX];
+	unsigned short port;
+	char proto;
+	int n;
+
+	if(uri == NULL || uri->len <= 0 || parse_uri(uri->s, uri->len, &pu) < 0)
+		return NULL;
+	proto = pu.proto != PROTO_NONE	? pu.proto
+			: pu.type == SIPS_URI_T ? PROTO_TLS
+									: PROTO_UDP;
+	port = pu.port_no ? pu.port_no : (proto == PROTO_TLS ? 5061 : 5060);
+	if(sip_hostport2su(&su, &pu.host, port, &proto) < 0)
+		return NULL;
+	su2ip_addr(&ip, &su);
+	n = hop_key(proto, &ip, port, key, sizeof(key));
+	if(n < 0)
+		return NULL;
+	return ovc_nh_get(&ovc_net->nh, key, (size_t)n, 0);
+}
+
+/* Does the client of request msg offer oc (its top Via)? */
+static int client_offers_oc(struct sip_msg *msg)
+{
+	struct ovc_oc_via oc;
+
+	return ovc_oc_read_top_via(msg->buf, msg->len, &oc) == 1;
+}
+
+int ovc_dst_admit(struct sip_msg *msg, str *uri)
+{
+	struct ovc_sip_scan scan;
+	struct ovc_adm_verdict v;
+	struct ovc_adm_cfg cfg;
+	struct ovc_adm_req r;
+	struct ovc_nexthop *h;
+	int mode;
+
+	if(ovc_net == NULL || msg->first_line.type != SIP_REQUEST)
+		return 1;
+	mode = atomic_load_explicit(&ovc_net->mode, memory_order_relaxed);
+	if(mode == OVC_NET_LOCAL)
+		return 1;
+	if(!atomic_load_explicit(&ovc_net->offering, memory_order_relaxed))
+		atomic_store(&ovc_net->offering, 1);
+	h = hop_of_uri(uri != NULL ? uri : GET_NEXT_HOP(msg));
+	/* end to end: only the entry of the path throttles; a client that
+	 * offers oc is given the path's reduction and applies it */
+	if(h != NULL && mode == OVC_NET_E2E && client_offers_oc(msg))
+		h = NULL;
+	ovc_admit_request(msg, &scan, &r);
+	ovc_admit_settings(&cfg);
+	ovc_adm_next_hop(ovc_admit_state(), &cfg, &r, h, ovc_now_ns(), &v);
+	if(v.act == OVC_ADM_REJECT) {
+		ovc_count_event(OVC_E_DST_REFUSED);
+		return -1;
+	}
+	ovc_count_event(OVC_E_DST_PASSED);
+	return 1;
+}
+
+/* The reduction announced upstream now, percent: this server's own, and
+ * end to end the largest of its next hops' too. */
+static unsigned announced(int mode)
+{
+	unsigned r = atomic_load_explicit(&ovc_net->announce, memory_order_relaxed);
+
+	if(mode == OVC_NET_E2E) {
+		double d = 100.0 * ovc_nh_max_reduction(&ovc_net->nh, ovc_now_ns());
+		unsigned p = (unsigned)(d + 0.5);
+
+		if(p > r)
+			r = p > 100 ? 100 : p;
+	}
+	return r;
+}
+
+static int is_response(const str *b)
+{
+	return b->len > 12 && memcmp(b->s, "SIP/2.0 ", 8) == 0;
+}
+
+/* SREV_NET_DATA_IN: a response's top Via is ours; its oc parameters are
+ * the feedback of the next hop that sent it. */
+static int net_in(sr_event_param_t *evp)
+{
+	str *b = (str *)evp->data;
+	struct ovc_oc_via oc;
+	struct ovc_nexthop *h;
+	char key[OVC_NH_KEY_MAX];
+	int n;
+
+	if(b == NULL || b->s == NULL || evp->rcv == NULL || !is_response(b))
+		return 0;
+	if(atomic_load_explicit(&ovc_net->mode, memory_order_relaxed)
+			== OVC_NET_LOCAL)
+		return 0;
+	if(ovc_oc_read_top_via(b->s, (size_t)b->len, &oc) != 1 || oc.value < 0)
+		return 0;
+	n = hop_key(evp->rcv->proto, &evp->rcv->src_ip, evp->rcv->src_port, key,
+			sizeof(key));
+	if(n < 0)
+		return 0;
+	h = ovc_nh_get(&ovc_net->nh, key, (size_t)n, 1);
+	if(h != NULL && ovc_nh_feedback(h, &oc, ovc_now_ns()))
+		ovc_count_event(OVC_E_OC_RECEIVED);
+	return 0;
+}
+
+/* SREV_NET_DATA_OUT (b: a private copy Kamailio sends and frees): the
+ * reduction into a response whose client offered oc; the offer into a
+ * request once the script uses ovc_dst_admit(). */
+static int net_out(sr_event_param_t *evp)
+{
+	str *b = (str *)evp->data;
+	struct ovc_oc_via oc;
+	struct ovc_oc_fb fb;
+	size_t size;
+	char *nb;
+	int mode, reply, n;
+
+	if(b == NULL || b->s == NULL || b->len <= 0)
+		return 0;
+	mode = atomic_load_explicit(&ovc_net->mode, memory_order_relaxed);
+	if(mode == OVC_NET_LOCAL)
+		return 0;
+	reply = is_response(b);
+	if(reply) {
+		if(ovc_oc_read_top_via(b->s, (size_t)b->len, &oc) != 1)
+			return 0; /* its client does not speak oc */
+	} else if(!atomic_load_explicit(&ovc_net->offering, memory_order_relaxed)) {
+		return 0;
+	}
+	size = (size_t)b->len + OVC_OC_GROWTH + 1;
+	nb = pkg_malloc(size);
+	if(nb == NULL)
+		return 0; /* sent as it was */
+	if(reply) {
+		fb.reduction = announced(mode);
+		fb.validity_ms = OVC_NET_VALIDITY_MS;
+		fb.seq = atomic_load_explicit(&ovc_net->seq, memory_order_relaxed);
+		n = ovc_oc_feedback(b->s, (size_t)b->len, &fb, nb, size - 1);
+	} else {
+		n = ovc_oc_announce(b->s, (size_t)b->len, nb, size - 1);
+	}
+	if(n <= 0) {
+		pkg_free(nb);
+		return 0;
+	}
+	nb[n] = '\0';
+	pkg_free(b->s);
+	b->s = nb;
+	b->len = n;
+	if(reply)
+		ovc_count_event(OVC_E_OC_SENT);
+	return 0;
+}
+
+/* Wall-clock time, ns, for oc-seq. */
+static int64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * OVC_NS_PER_S + ts.tv_nsec;
+}
+
+void ovc_net_publish(void)
+{
+	uint64_t seq = ovc_oc_seq_from_ns(realtime_ns());
+	uint64_t prev = atomic_load(&ovc_net->seq);
+
+	atomic_store(&ovc_net->announce, ovc_ocloop_publish(&ovc_net->loop));
+	/* a new sequence each time, so that clients refresh its validity */
+	atomic_store(&ovc_net->seq, seq > prev ? seq : prev + 1);
+}
+
+int ovc_net_init(void)
+{
+	ovc_net = shm_malloc(sizeof(*ovc_net));
+	if(ovc_net == NULL) {
+		LM_ERR("network: out of shared memory\n");
+		return -1;
+	}
+	memset(ovc_net, 0, sizeof(*ovc_net));
+	ovc_nh_init(&ovc_net->nh);
+	ovc_ocloop_init(&ovc_net->loop);
+	ovc_dstore(&ovc_net->a, 1.0);
+	atomic_store(&ovc_net->mode, ovc_network_mode);
+	if(ovc_network_mode == OVC_NET_LOCAL)
+		return 0; /* no hook: messages pass untouched */
+	if(sr_event_register_cb(SREV_NET_DATA_IN, net_in) < 0
+			|| sr_event_register_cb(SREV_NET_DATA_OUT, net_out) < 0) {
+		LM_ERR("network_mode %s: cannot register the message hooks\n",
+				ovc_network_names.names[ovc_network_mode]);
+		return -1;
+	}
+	ovc_net->hooked = 1;
+	return 0;
+}
+
+void ovc_net_destroy(void)
+{
+	if(ovc_net != NULL)
+		shm_free(ovc_net);
+	ovc_net = NULL;
+}
+
+int ovc_net_set_mode(const char *name, char *err, int len)
+{
+	char names[64];
+	int m = ovc_names_find(&ovc_network_names, name);
+
+	if(m < 0) {
+		snprintf(err, len, "network_mode: unknown '%s' (%s)", name,
+				ovc_names_join(&ovc_network_names, names, sizeof(names)));
+		return -1;
+	}
+	if(m != OVC_NET_LOCAL && !ovc_net->hooked) {
+		snprintf(err, len,
+				"network_mode: started as local, the message hooks are"
+				" not installed; set the modparam and restart");
+		return -1;
+	}
+	LM_NOTICE("ovc.set network_mode: %s -> %s\n", ovc_net_mode_name(),
+			ovc_network_names.names[m]);
+	atomic_store(&ovc_net->mode, m);
+	return 0;
+}
+
+const char *ovc_net_mode_name(void)
+{
+	int m = ovc_net ? atomic_load(&ovc_net->mode) : ovc_network_mode;
+
+	return (unsigned)m < OVC_NET_COUNT ? ovc_network_names.names[m] : "?";
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - overload control between SIP servers (000 §IV, RFC 7339). As a
+ * server, ovc writes the reduction it wants into the Via of every response
+ * to a client that offered "oc" (ovc/oc7339.h), from its own controller's
+ * admissions (ovc/ocloop.h). As a client, it offers "oc" in the Via of the
+ * requests it sends once the script uses ovc_dst_admit(), reads each next
+ * hop's feedback from its responses into a shared table (ovc/nexthop.h)
+ * and refuses, in ovc_dst_admit(), the share of new requests that next
+ * hop asked for. network_mode picks local (none of it), hop (hop by hop)
+ * or e2e (end to end).
+ */
+#ifndef OVC_NEXTHOP_MOD_H
+#define OVC_NEXTHOP_MOD_H
+
+#include <stdatomic.h>
+
+#include "core/parser/msg_parser.h"
+#include "core/rpc.h"
+
+#include "ovc/nexthop.h"
+#include "ovc/ocloop.h"
+
+#include "ovc_shm.h"
+
+/* The network state, in shared memory. */
+struct ovc_net
+{
+	_Atomic int mode;		   /* enum ovc_network in force */
+	int hooked;				   /* the message hooks are registered */
+	_Atomic int offering;	   /* 1 once the script used ovc_dst_admit():
+								  requests sent offer "oc" */
+	_Atomic uint32_t announce; /* reduction announced upstream, percent */
+	_Atomic uint64_t seq;	   /* its oc-seq */
+	ovc_atomic_double exact;   /* the loop's exact reduction, percent */
+	ovc_atomic_double a;	   /* the share it asks of its clients */
+	_Atomic int engaged;	   /* the loop is engaged */
+	struct ovc_ocloop loop;	   /* the server's loop (ticker only) */
+	uint64_t last_offered;	   /* INVITE totals at the last second's end */
+	uint64_t last_admitted;	   /* (ticker only) */
+	struct ovc_nh_table nh;	   /* the next hops */
+};
+
+extern struct ovc_net *ovc_net;
+
+/* network_mode modparam (enum ovc_network). */
+extern int ovc_network_mode;
+
+/* ovc_dst_admit(): request msg is bound for uri (NULL: its destination,
+ * $du or the Request-URI). Returns 1 to send it, -1 when its next hop's
+ * feedback refuses it (the script answers it or picks another
+ * destination). Counted in dst_passed or dst_refused. */
+int ovc_dst_admit(struct sip_msg *msg, str *uri);
+
+/* Allocates the network state in mode ovc_network_mode and, unless it is
+ * local, registers the message hooks (mod_init). Returns 0 or -1. */
+int ovc_net_init(void);
+
+/* Frees it (mod_destroy). */
+void ovc_net_destroy(void);
+
+/* Ticker, each receive-queue sample: the next reduction to announce and
+ * a new oc-seq for it. */
+void ovc_net_publish(void);
+
+/* ovc.set network_mode: 0, or -1 with a reason in err (len bytes) when
+ * name is unknown or the hooks it needs were not registered at start. */
+int ovc_net_set_mode(const char *name, char *err, int len);
+
+/* The mode in force ("local", "hop", "e2e"). */
+const char *ovc_net_mode_name(void);
+
+/* RPC ovc.dst: every next hop with its feedback and counts. */
+extern const char *ovc_rpc_dst_doc[2];
+void ovc_rpc_dst(rpc_t *rpc, void *ctx);
+
+#endif

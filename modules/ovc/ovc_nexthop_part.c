@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - overload control between servers as a part (ovc_part.h; see
+ * ovc_nexthop.h): the shared state and hooks set up in mod_init, the
+ * server's loop stepped each second from the INVITEs its controller
+ * admitted, a new announcement each receive-queue sample, the network
+ * columns of the per-second row, the "network" block of ovc.stats and
+ * the RPC ovc.dst.
+ */
+#include "core/dprint.h"
+#include "core/locking.h"
+
+#include "ovc_nexthop.h"
+#include "ovc_onset.h"
+#include "ovc_part.h"
+
+static int net_init(const struct ovc_params *p)
+{
+	return ovc_net_init();
+}
+
+static void net_sample(const struct ovc_tick *t)
+{
+	ovc_net_publish();
+}
+
+/* The occupancy the local controller aims at (OCC's target). */
+static double target_now(void)
+{
+	double target;
+
+	lock_get(&ovc->lock);
+	target = ovc->params.occ.target;
+	lock_release(&ovc->lock);
+	return target > 0 && target <= 1 ? target : 0.9;
+}
+
+/* End of a second: the loop steps on the share of initial INVITEs the
+ * controller admitted; the network columns. */
+static void net_second_end(
+		const struct ovc_tick *t, int64_t sec, struct ovc_row *row)
+{
+	struct ovc_net *n = ovc_net;
+	uint64_t off = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_OFFERED]);
+	uint64_t adm = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_ADMITTED]);
+	double x = -1, a;
+
+	if(off > n->last_offered && adm >= n->last_admitted)
+		x = (double)(adm - n->last_admitted) / (double)(off - n->last_offered);
+	n->last_offered = off;
+	n->last_admitted = adm;
+	a = ovc_ocloop_second(&n->loop, x > 1 ? 1 : x, ovc_overloaded(),
+			ovc_dload(&ovc->cpu_1s), target_now());
+	ovc_dstore(&n->a, a);
+	ovc_dstore(&n->exact, ovc_ocloop_exact(&n->loop));
+	atomic_store(&n->engaged, n->loop.engaged);
+	ovc_nh_second(&n->nh);
+	row->oc_reduction = ovc_ocloop_exact(&n->loop);
+	row->dst_reduction_max = 100.0 * ovc_nh_max_reduction(&n->nh, ovc_now_ns());
+}
+
+/* ovc.stats "network". */
+static void net_stats(rpc_t *rpc, void *ctx, void *th)
+{
+	void *h;
+
+	if(rpc->struct_add(th, "{", "network", &h) < 0)
+		return;
+	rpc->struct_add(h, "sddffddJJ", "mode", ovc_net_mode_name(), "hooked",
+			ovc_net->hooked, "offering", atomic_load(&ovc_net->offering),
+			"reduction_exact", ovc_dload(&ovc_net->exact), "share_asked",
+			ovc_dload(&ovc_net->a), "announced",
+			(int)atomic_load(&ovc_net->announce), "engaged",
+			atomic_load(&ovc_net->engaged), "next_hops",
+			(unsigned long long)ovc_nh_count(&ovc_net->nh), "oc_seq",
+			(unsigned long long)atomic_load(&ovc_net->seq));
+}
+
+/* ovc.reset: the next hops' counts. */
+static void net_reset(void)
+{
+	unsigned i;
+
+	if(ovc_net == NULL)
+		return;
+	for(i = 0; i < ovc_nh_count(&ovc_net->nh); i++) {
+		struct ovc_nexthop *h = &ovc_net->nh.hop[i];
+
+		atomic_store(&h->passed, 0);
+		atomic_store(&h->refused, 0);
+		atomic_store(&h->refused_mark, 0);
+		atomic_store(&h->refused_1s, 0);
+		atomic_store(&h->feedbacks, 0);
+	}
+}
+
+const char *ovc_rpc_dst_doc[2] = {
+		"Lists every next hop that sent RFC 7339 feedback: its reduction"
+		" in force (percent), validity left (ms), oc-seq, feedback values"
+		" taken, requests passed and refused, refused in the last second.",
+		0};
+
+void ovc_rpc_dst(rpc_t *rpc, void *ctx)
+{
+	ovc_time_ns now = ovc_now_ns();
+	char seq[32];
+	unsigned i;
+
+	for(i = 0; ovc_net != NULL && i < ovc_nh_count(&ovc_net->nh); i++) {
+		const struct ovc_nexthop *h = ovc_nh_at(&ovc_net->nh, i);
+		int64_t left;
+		void *th;
+
+		if(h == NULL)
+			continue;
+		left = (atomic_load(&h->expires_ns) - now) / OVC_NS_PER_MS;
+		if(ovc_nh_reduction(h, now) <= 0 || left < 0)
+			left = 0;
+		ovc_oc_seq_print(atomic_load(&h->seq), seq, sizeof(seq));
+		if(rpc->add(ctx, "{", &th) < 0)
+			return;
+		rpc->struct_add(th, "sfdsJJJJ", "hop", h->key, "reduction",
+				100.0 * ovc_nh_reduction(h, now), "validity_ms", (int)left,
+				"seq", seq, "feedbacks",
+				(unsigned long long)atomic_load(&h->feedbacks), "passed",
+				(unsigned long long)atomic_load(&h->passed), "refused",
+				(unsigned long long)atomic_load(&h->refused), "refused_1s",
+				(unsigned long long)atomic_load(&h->refused_1s));
+	}
+}
+
+const struct ovc_part ovc_part_network = {
+		.name = "network",
+		.init = net_init,
+		.sample = net_sample,
+		.second_end = net_second_end,
+		.stats = net_stats,
+		.reset = net_reset,
+		.destroy = ovc_net_destroy,
+};
