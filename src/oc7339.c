@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "ascii.h"
+#include "siplex.h"
 #include "ovc/oc7339.h"
 #include "ovc/types.h"
 
@@ -53,16 +54,8 @@ struct out
 	size_t n; /* bytes put */
 };
 
-static int is_ws(unsigned char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-/* inside a header value CR and LF only occur in folding */
-static int is_lws(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
+#define is_ws ovc_is_ws
+#define is_lws ovc_is_lws
 
 static int is_digit(unsigned char c)
 {
@@ -82,12 +75,7 @@ static int is_delim(unsigned char c)
 	return is_lws(c) || c == ';' || c == ',' || c == '"';
 }
 
-static size_t skip_lws(const char *m, size_t p, size_t e)
-{
-	while(p < e && is_lws((unsigned char)m[p]))
-		p++;
-	return p;
-}
+#define skip_lws ovc_skip_lws
 
 static size_t skip_token(const char *m, size_t p, size_t e)
 {
@@ -96,18 +84,7 @@ static size_t skip_token(const char *m, size_t p, size_t e)
 	return p;
 }
 
-/* Past the quoted-string that starts at p (a DQUOTE), or 0 when it is not
- * closed before e. */
-static size_t skip_quoted(const char *m, size_t p, size_t e)
-{
-	for(p++; p < e; p++) {
-		if(m[p] == '"')
-			return p + 1;
-		if(m[p] == '\\' && ++p == e)
-			return 0;
-	}
-	return 0;
-}
+#define skip_quoted ovc_skip_quoted
 
 /* 1 when s (n bytes) is the lower-case word w, case-insensitively */
 static int ieq(const char *s, size_t n, const char *w)

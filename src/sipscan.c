@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "ascii.h"
+#include "siplex.h"
 #include "ovc/sipscan.h"
 
 #define MAX_MSG 65536u /* bytes of the whole message */
@@ -74,17 +75,8 @@ static int is_hex(unsigned char c)
 	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
 
-/* SP or HT */
-static int is_ws(unsigned char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-/* inside a header value, CR and LF only occur as line folding */
-static int is_lws(unsigned char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
+#define is_ws ovc_is_ws
+#define is_lws ovc_is_lws
 
 static int is_uri_char(unsigned char c)
 {
@@ -112,12 +104,7 @@ static struct ovc_span mkspan(size_t a, size_t b)
 	return s;
 }
 
-static size_t skip_lws(const char *buf, size_t p, size_t e)
-{
-	while(p < e && is_lws((unsigned char)buf[p]))
-		p++;
-	return p;
-}
+#define skip_lws ovc_skip_lws
 
 static size_t skip_token(const char *buf, size_t p, size_t e)
 {
@@ -126,24 +113,7 @@ static size_t skip_token(const char *buf, size_t p, size_t e)
 	return p;
 }
 
-/* Skips a quoted string starting at buf[p] == '"'. Returns the offset past
- * the closing quote, or 0 when it is not closed before e. */
-static size_t skip_quoted(const char *buf, size_t p, size_t e)
-{
-	p++;
-	while(p < e) {
-		if(buf[p] == '\\') {
-			if(p + 1 >= e)
-				return 0;
-			p += 2;
-			continue;
-		}
-		if(buf[p] == '"')
-			return p + 1;
-		p++;
-	}
-	return 0;
-}
+#define skip_quoted ovc_skip_quoted
 
 static const struct
 {
