@@ -30,21 +30,36 @@ static double pi_cpu(const struct ovc_measure *m)
 	return m->cpu + (ovc_meas_ok(m->cpu_reject) ? m->cpu_reject : 0.0);
 }
 
+/* The queue loop's r is the rate into the queue (003 eq. 7: q_T = T_q
+ * rho_M r~): with the arrival share below 1 fewer INVITEs enter it than
+ * arrive, and a target sized for all of them would make the wait T_q /
+ * f_arr (bench/RESULTS.md, "at arrival vs at dequeue"). Not counted (no
+ * in-core queue): all arrivals. */
+static double pi_queue_in(const struct ovc_measure *m)
+{
+	return ovc_meas_ok(m->queue_in) ? m->queue_in
+									: m->offered[OVC_CLASS_INVITE];
+}
+
 static int pi_step(struct ovc_ctl *c, const struct ovc_measure *m,
 		double dt, struct ovc_output *o)
 {
+	struct ovc_pi *pi = &c->u.pi;
+	double adm = m->admitted[OVC_CLASS_INVITE];
 	int rc;
 
 	if(!ovc_meas_ok(m->cpu) || !ovc_meas_ok(m->queue_len)
 			|| !ovc_meas_ok(m->offered[OVC_CLASS_INVITE]))
 		return OVC_EINVAL;
-	rc = ovc_pi_step(&c->u.pi, dt, pi_cpu(m), m->queue_len,
-			m->offered[OVC_CLASS_INVITE]);
+	rc = ovc_pi_step(pi, dt, pi_cpu(m), m->queue_len, pi_queue_in(m));
 	if(rc != OVC_OK)
 		return rc;
-	ovc_output_from_f(o, 1.0 - c->u.pi.alpha);
-	o->alpha = c->u.pi.alpha;
-	o->u = c->u.pi.u;
+	ovc_pishare_step(&pi->share, dt, m->offered[OVC_CLASS_INVITE],
+			ovc_meas_ok(adm) ? adm : 0.0, pi->p.tq, pi->p.tau);
+	ovc_output_from_f(o, 1.0 - pi->alpha);
+	o->alpha = pi->alpha;
+	o->u = pi->u;
+	o->f_arrival = pi->share.f;
 	return OVC_OK;
 }
 
@@ -72,14 +87,18 @@ static double pi_queue_target_s(const struct ovc_params *p)
 	return p->pi.tq;
 }
 
-/* It refuses more than twice the CPU headroom it keeps (alpha >
- * 2 (1 - C_T)): the offered work exceeds the whole CPU by the headroom
- * again (1/(1 - 2 (1 - C_T)), 1.125 at C_T 0.9), beyond what the noise
- * of a proxy at its capacity (alpha about 1 - C_T) reaches. */
+/* It refuses, at arrival (the share) and at the queue's output (alpha)
+ * together, more than twice the CPU headroom it keeps (1 - f_arr (1 -
+ * alpha) > 2 (1 - C_T)): the offered work exceeds the whole CPU by the
+ * headroom again (1/(1 - 2 (1 - C_T)), 1.125 at C_T 0.9), beyond what the
+ * noise of a proxy at its capacity (a refused share about 1 - C_T)
+ * reaches. */
 static int pi_hides_overload(
 		const struct ovc_ctl *c, const struct ovc_output *o)
 {
-	return isfinite(o->alpha) && o->alpha > 2.0 * (1.0 - c->u.pi.p.c_target);
+	double refused = 1.0 - o->f_arrival * (1.0 - o->alpha);
+
+	return isfinite(refused) && refused > 2.0 * (1.0 - c->u.pi.p.c_target);
 }
 
 static void pi_set_capacity(struct ovc_ctl *c, double rho)

@@ -60,6 +60,7 @@ void ovc_output_from_f(struct ovc_output *o, double f)
 	o->u = -1.0;
 	o->alpha = 1.0 - f;
 	o->p_reject[OVC_CLASS_INVITE] = 1.0 - f;
+	o->f_arrival = 1.0;
 	for(i = 0; i < OVC_CLASS_COUNT; i++)
 		o->burst_limit[i] = -1.0;
 }

@@ -130,6 +130,7 @@ void ovc_ctl_release(struct ovc_ctl *c)
 	d->release(c);
 	c->last.f = 1.0;
 	c->last.alpha = 0.0;
+	c->last.f_arrival = 1.0;
 	c->last.p_reject[OVC_CLASS_INVITE] = 0.0;
 	c->last.p_reject[OVC_CLASS_REGISTER] = 0.0;
 	c->last.p_reject[OVC_CLASS_OTHER] = 0.0;

@@ -72,6 +72,7 @@ int ovc_pi_init(struct ovc_pi *s, const struct ovc_pi_params *p)
 	s->u = 0.0;
 	s->alpha = 0.0;
 	s->rho_m = p->rho_m > 0 ? p->rho_m : OVC_PI_RHO_M_START;
+	ovc_pishare_init(&s->share);
 	return OVC_OK;
 }
 

@@ -14,20 +14,21 @@ static double unit(double v)
 	return v > 1.0 ? 1.0 : v;
 }
 
-void ovc_plan_make(const struct ovc_alg_traits *t, double f, double drain,
-		int overloaded, double guard_cap, struct ovc_plan *pl)
+void ovc_plan_make(const struct ovc_alg_traits *t, double f, double share,
+		double drain, int overloaded, double guard_cap, struct ovc_plan *pl)
 {
 	double cap = 1.0;
 
 	f = unit(f);
+	share = unit(share);
 	if(!overloaded)
-		f = 1.0;
+		f = share = 1.0;
 	else if(t->guarded)
 		cap = unit(guard_cap);
 	pl->guard_cap = cap;
 	pl->drain = overloaded && isfinite(drain) && drain >= 0 ? drain : -1.0;
 	if(t->paces_queue) {
-		pl->f_arrival = cap;
+		pl->f_arrival = share < cap ? share : cap;
 		pl->f_accept = f;
 	} else {
 		pl->f_arrival = 1.0;

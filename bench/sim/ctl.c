@@ -46,9 +46,10 @@ int sim_ctl_open(struct sim_world *w)
 		return rc;
 	}
 	ovc_ctl_last(w->ctl, &w->out);
-	ovc_plan_make(ovc_ctl_traits(w->ctl), w->out.f,
+	ovc_plan_make(ovc_ctl_traits(w->ctl), w->out.f, w->out.f_arrival,
 			ovc_ctl_drain_rate(w->ctl, &w->out), 1, 1.0, &plan);
 	ovc_acceptor_init(&w->acc, plan.f_accept);
+	ovc_acceptor_init(&w->acc_arr, plan.f_arrival);
 	w->drain_rate = plan.drain;
 	ms = ovc_ctl_epoch_ms(w->ctl);
 	w->epoch_ns = (int64_t)(ms ? ms : 1000) * OVC_NS_PER_MS;
@@ -104,14 +105,16 @@ void sim_ctl_epoch(struct sim_world *w)
 		m.offered[i] = (double)w->ep.offered[i];
 		m.admitted[i] = (double)w->ep.admitted[i];
 	}
+	m.queue_in = w->incore ? (double)w->ep.queued : -1;
 	if(m.cpu >= 0 && m.dt_s > 0) {
 		ovc_ctl_step(w->ctl, &m, w->now, &w->out);
 		/* the module's plan, always overloaded (the model has no
 		 * onset gate) and without the receive-queue guard (no kernel
 		 * queue in the model) */
-		ovc_plan_make(ovc_ctl_traits(w->ctl), w->out.f,
+		ovc_plan_make(ovc_ctl_traits(w->ctl), w->out.f, w->out.f_arrival,
 				ovc_ctl_drain_rate(w->ctl, &w->out), 1, 1.0, &plan);
 		ovc_acceptor_set(&w->acc, plan.f_accept);
+		ovc_acceptor_set(&w->acc_arr, plan.f_arrival);
 		w->drain_rate = plan.drain;
 	}
 	memset(&w->ep, 0, sizeof(w->ep));

@@ -200,6 +200,11 @@ static void px_invite(struct sim_world *w, uint32_t id, int rtx)
 		px_reject(w, id, rtx);
 		return;
 	}
+	if(w->incore && w->at_dequeue && !ovc_acceptor_take(&w->acc_arr)) {
+		/* the plan's arrival share in front of a paced queue */
+		px_reject(w, id, rtx);
+		return;
+	}
 	if(w->incore) {
 		if(w->iq.n >= w->iq_cap) {
 			px_reject(w, id, rtx);

@@ -164,6 +164,8 @@ struct sim_world
 	/* controller */
 	struct ovc_ctl *ctl;
 	struct ovc_acceptor acc;
+	struct ovc_acceptor acc_arr; /* in front of a paced queue (the plan's
+									f_arrival) */
 	struct ovc_cpu_meter meter; /* the module's CPU meter */
 	struct ovc_output out;
 	int64_t epoch_ns;

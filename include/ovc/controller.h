@@ -29,6 +29,9 @@ struct ovc_measure
 	/* Added for pi (zero when not measured): */
 	double cpu_reject; /* CPU occupancy over the epoch spent refusing,
 						  fraction of capacity (not in cpu) */
+	double queue_in;   /* INVITEs that entered the queue of queue_len
+						  over the epoch; < 0: not counted (pi then
+						  takes offered[invite]) */
 };
 
 /* What a controller decided. */
@@ -49,6 +52,8 @@ struct ovc_output
 											-1: none */
 	double p_cpu; /* rsoca: the CPU part of its reject probability */
 	double p_mem; /* rsoca: the memory part (others: both 0) */
+	double f_arrival; /* pi: share of arrivals let into its paced queue,
+						 [0, 1] (ovc/pishare.h); others: 1 */
 };
 
 /* State for any controller: a tagged union of plain values, no pointers,
@@ -112,8 +117,9 @@ double ovc_ctl_queue_target_s(const struct ovc_ctl *c);
 /* 1 when c's output o holds down an overload that the proxy's waits no
  * longer show, else 0. pi keeps its queue at T_q by design, so once it
  * controls an overload no wait exceeds its target: its refusals are then
- * the evidence, while it refuses more than twice the CPU headroom it
- * keeps (alpha > 2 (1 - C_T): the offered work exceeds the whole CPU by
+ * the evidence, while it refuses, at arrival and at the queue's output
+ * together, more than twice the CPU headroom it keeps (1 - f_arrival
+ * (1 - alpha) > 2 (1 - C_T): the offered work exceeds the whole CPU by
  * that headroom again). The others: 0. */
 int ovc_ctl_hides_overload(const struct ovc_ctl *c, const struct ovc_output *o);
 

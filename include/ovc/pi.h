@@ -18,6 +18,7 @@
 #define OVC_PI_H
 
 #include "ovc/ewma.h"
+#include "ovc/pishare.h"
 
 struct ovc_pi_params
 {
@@ -48,6 +49,8 @@ struct ovc_pi
 	double u;				/* drain rate, normalised to rho_M, [0, u_max] */
 	double alpha;			/* reject ratio, [0, 1] */
 	double rho_m;			/* rho_M in force, INVITEs/s */
+	struct ovc_pishare share; /* arrival share in front of the paced
+								 queue (ovc/pishare.h) */
 };
 
 /* rho_M a learned pi starts from, INVITEs/s. */
@@ -61,8 +64,8 @@ int ovc_pi_set_capacity(struct ovc_pi *s, double rho);
 /* Fills p with 003's tuned gains and §IV-V constants. */
 void ovc_pi_defaults(struct ovc_pi_params *p);
 
-/* Initialises s with u = 0, alpha = 0 and empty integrators. Returns
- * OVC_OK or OVC_ERANGE. */
+/* Initialises s with u = 0, alpha = 0, empty integrators and an arrival
+ * share of 1. Returns OVC_OK or OVC_ERANGE. */
 int ovc_pi_init(struct ovc_pi *s, const struct ovc_pi_params *p);
 
 /* Changes gains and targets keeping filters and integrators (clamped to
@@ -72,7 +75,8 @@ int ovc_pi_reconfigure(struct ovc_pi *s, const struct ovc_pi_params *p);
 /* One period of dt_s seconds: cpu (fraction of capacity, as measured: may
  * exceed 1 over a short window; bounded by OVC_CPU_READING_MAX, filtered,
  * then clamped to [0, 1]), queue
- * length q (messages, >= 0) now, arrivals INVITEs arrived in the period.
+ * length q (messages, >= 0) now, arrivals INVITEs that entered the queue
+ * in the period (003: r, the queue's incoming rate).
  * Returns OVC_OK (s->u and s->alpha updated) or OVC_EINVAL for NaN, inf,
  * negative values or dt_s <= 0 (nothing changes). */
 int ovc_pi_step(struct ovc_pi *s, double dt_s, double cpu, double q,

@@ -16,18 +16,21 @@ struct ovc_plan
 						 queue's output for an algorithm that paces the
 						 queue, [0, 1] */
 	double f_arrival; /* the arrival acceptor in front of a paced queue
-						 (the guard's cap there); 1 otherwise */
+						 (the controller's arrival share, capped by the
+						 guard's cap); 1 otherwise */
 	double guard_cap; /* the guard's cap in force, 1: none */
 	double drain;	  /* queue drain rate, INVITEs/s; -1: free */
 };
 
 /* The plan for an algorithm with traits t whose controller asks fraction
- * f (clamped to [0, 1]) and drain rate drain (INVITEs/s, < 0: free),
- * given the overload evidence (overloaded: 0 or 1) and the receive-queue
- * guard's cap (ovc_rxq_guard_cap(), 1: none). Without overload nothing is
- * refused and the drain is free; with it a guarded algorithm's fraction
- * is capped at arrival. */
-void ovc_plan_make(const struct ovc_alg_traits *t, double f, double drain,
-		int overloaded, double guard_cap, struct ovc_plan *pl);
+ * f and, in front of a paced queue, arrival share share (ovc_output's
+ * f_arrival; both clamped to [0, 1], NaN: 1) and drain rate drain
+ * (INVITEs/s, < 0: free), given the overload evidence (overloaded: 0 or
+ * 1) and the receive-queue guard's cap (ovc_rxq_guard_cap(), 1: none).
+ * Without overload nothing is refused and the drain is free; with it a
+ * guarded algorithm's fraction is capped at arrival, and a paced queue's
+ * arrivals get min(share, cap). */
+void ovc_plan_make(const struct ovc_alg_traits *t, double f, double share,
+		double drain, int overloaded, double guard_cap, struct ovc_plan *pl);
 
 #endif

@@ -52,13 +52,27 @@ static int queue_child_init(int rank)
 	return 0;
 }
 
+/* INVITEs queued since start (or ovc.reset) at the last epoch (ticker) */
+static uint64_t queued_last;
+
+/* INVITEs that entered the in-core queue since the last call (a reset
+ * makes the total go back: counted from zero then). */
+static double queued_since(void)
+{
+	uint64_t q = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_QUEUED]);
+	uint64_t d = q >= queued_last ? q - queued_last : q;
+
+	queued_last = q;
+	return (double)d;
+}
+
 /* The queue signal for the controllers. Without the in-core queue (or for
  * an algorithm that does not use it), queue-based controllers (bbc, sired)
  * see the sockets' receive queue (001 §4.1.1), scaled so that a full
  * receive buffer reads as the papers' B = 1000 messages: bbc.high/low keep
  * their meaning (80 %/60 % of the buffer) whatever its size. With it, pi
  * sees the in-core queue in messages (its q_T is in messages; it paces
- * that queue's drain); bbc and sired see the fuller of the two queues an
+ * that queue's drain) and the INVITEs that entered it (its r); bbc and sired see the fuller of the two queues an
  * INVITE waits in, both scaled so that a full queue reads as B =
  * OVC_RXQ_SCALE: the in-core queue, and the sockets' receive queue before
  * it, which fills first when the receiving processes fall behind (the
@@ -66,7 +80,7 @@ static int queue_child_init(int rank)
 static void queue_measure(const struct ovc_tick *t, struct ovc_measure *meas)
 {
 	uint64_t rx_limit = atomic_load(&ovc->rxq_limit);
-	double len, cap, scaled;
+	double len, cap, scaled, in = queued_since();
 
 	if(rx_limit > 0) {
 		meas->queue_cap = OVC_RXQ_SCALE;
@@ -74,6 +88,7 @@ static void queue_measure(const struct ovc_tick *t, struct ovc_measure *meas)
 						  / (double)rx_limit * OVC_RXQ_SCALE;
 	}
 	meas->queue_delay_s = 0;
+	meas->queue_in = -1; /* not the queue of queue_len */
 	if(!ovc_queue_on() || !ovc_traits_now()->queued)
 		return;
 	len = ovc_queue_len();
@@ -81,6 +96,7 @@ static void queue_measure(const struct ovc_tick *t, struct ovc_measure *meas)
 	if(ovc_traits_now()->paces_queue) {
 		meas->queue_len = len;
 		meas->queue_cap = cap;
+		meas->queue_in = in;
 	} else {
 		scaled = len / cap * OVC_RXQ_SCALE;
 		if(meas->queue_cap <= 0 || scaled > meas->queue_len)

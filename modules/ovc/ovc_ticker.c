@@ -43,11 +43,16 @@ static struct ovc_rxq_params rxq_p;
 /* What the parts are handed (time, epoch, parameters, queue target). */
 static struct ovc_tick tick = {.rxq = &rxq_p};
 
-/* Applies the plan (ovc/plan.h) for the controller's fraction f and
- * drain rate drain: the acceptors always, the queue's drain when
- * set_drain (at each epoch; the receive-queue samples between epochs
- * re-apply the guard only). The guard's cap comes from the estimated
- * receive-queue wait (ovc_rxq_guard_cap()) and the guard_ms in force. */
+/* The controller's arrival share in front of a paced queue (its output's
+ * f_arrival) at the last epoch, re-applied with the guard between epochs. */
+static double share_now = 1.0;
+
+/* Applies the plan (ovc/plan.h) for the controller's fraction f, arrival
+ * share share_now and drain rate drain: the acceptors always, the queue's
+ * drain when set_drain (at each epoch; the receive-queue samples between
+ * epochs re-apply the guard only). The guard's cap comes from the
+ * estimated receive-queue wait (ovc_rxq_guard_cap()) and the guard_ms in
+ * force. */
 static void apply_plan(double f, double drain, int set_drain)
 {
 	const struct ovc_alg_traits *t = ovc_traits_now();
@@ -58,7 +63,7 @@ static void apply_plan(double f, double drain, int set_drain)
 	if(over && t->guarded)
 		cap = ovc_rxq_guard_cap(ovc_dload(&ovc->rxq_wait_ms),
 				ovc_dload(&ovc->guard_ms), rxq_p.guard_f_min);
-	ovc_plan_make(t, f, drain, over, cap, &pl);
+	ovc_plan_make(t, f, share_now, drain, over, cap, &pl);
 	ovc_dstore(&ovc->rxq_guard_f, pl.guard_cap);
 	ovc_acceptor_set(&ovc->acc_arrival, pl.f_arrival);
 	ovc_dstore(&ovc->f_eff, pl.f_accept);
@@ -136,6 +141,7 @@ static void do_epoch(ovc_time_ns now)
 	int rc;
 
 	memset(&meas, 0, sizeof(meas));
+	meas.queue_in = -1; /* not counted unless the queue's part counts it */
 	meas.dt_s = epoch_last > 0 ? (double)(now - epoch_last) / 1e9 : 0;
 	epoch_last = now;
 	tick.now = now;
@@ -158,6 +164,7 @@ static void do_epoch(ovc_time_ns now)
 		return;
 	}
 	ovc_dstore(&ovc->f, out.f);
+	share_now = out.f_arrival;
 	apply_plan(out.f, drain, 1);
 	atomic_fetch_add(&ovc->epochs, 1);
 }
@@ -222,6 +229,7 @@ static ovc_time_ns apply_reconfig(void)
 				/* a new controller starts from "accept everything" */
 				ovc_acceptor_set(&ovc->acc, 1.0);
 				ovc_dstore(&ovc->f, 1.0);
+				share_now = 1.0;
 				ovc_dstore(&ovc->f_eff, 1.0);
 			} else {
 				LM_ERR("cannot switch to algorithm %s\n", ovc_alg_name(alg));

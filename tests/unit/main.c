@@ -28,6 +28,7 @@ int main(void)
 	srunner_add_suite(sr, make_suite_sired());
 	srunner_add_suite(sr, make_suite_rsoca());
 	srunner_add_suite(sr, make_suite_pi());
+	srunner_add_suite(sr, make_suite_pishare());
 	srunner_add_suite(sr, make_suite_sipscan());
 	srunner_add_suite(sr, make_suite_sipreply());
 	srunner_add_suite(sr, make_suite_rejmem());

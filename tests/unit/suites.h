@@ -23,6 +23,7 @@ Suite *make_suite_aro(void);
 Suite *make_suite_sired(void);
 Suite *make_suite_rsoca(void);
 Suite *make_suite_pi(void);
+Suite *make_suite_pishare(void);
 Suite *make_suite_sipscan(void);
 Suite *make_suite_sipreply(void);
 Suite *make_suite_rejmem(void);

@@ -22,6 +22,7 @@ static void measure_init(struct ovc_measure *m, double dt, double cpu)
 	m->queue_len = 0.0;
 	m->queue_cap = 0.0;
 	m->queue_delay_s = -1.0;
+	m->queue_in = -1.0; /* not counted: pi takes offered */
 	for(i = 0; i < OVC_CLASS_COUNT; i++)
 		m->offered[i] = m->admitted[i] = 0.0;
 }

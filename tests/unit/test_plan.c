@@ -14,7 +14,7 @@ START_TEST(test_plan_no_overload)
 
 	/* without overload nothing is refused and the drain is free */
 	for(i = 0; i < OVC_ALG_COUNT; i++) {
-		ovc_plan_make(ovc_alg_traits(i), 0.2, 300, 0, 0.1, &pl);
+		ovc_plan_make(ovc_alg_traits(i), 0.2, 0.3, 300, 0, 0.1, &pl);
 		ck_assert(pl.f_accept == 1.0);
 		ck_assert(pl.f_arrival == 1.0);
 		ck_assert(pl.guard_cap == 1.0);
@@ -28,18 +28,39 @@ START_TEST(test_plan_guard)
 	struct ovc_plan pl;
 
 	/* a guarded algorithm at arrival: min(f, cap) */
-	ovc_plan_make(ovc_alg_traits(OVC_ALG_OCC), 0.8, -1, 1, 0.5, &pl);
+	ovc_plan_make(ovc_alg_traits(OVC_ALG_OCC), 0.8, 1, -1, 1, 0.5, &pl);
 	ck_assert(pl.f_accept == 0.5 && pl.f_arrival == 1.0);
 	ck_assert(pl.guard_cap == 0.5 && pl.drain == -1.0);
-	ovc_plan_make(ovc_alg_traits(OVC_ALG_OCC), 0.3, -1, 1, 0.5, &pl);
+	ovc_plan_make(ovc_alg_traits(OVC_ALG_OCC), 0.3, 1, -1, 1, 0.5, &pl);
 	ck_assert(pl.f_accept == 0.3);
 	/* not guarded: the cap does not apply */
-	ovc_plan_make(ovc_alg_traits(OVC_ALG_SIRED), 0.8, -1, 1, 0.5, &pl);
+	ovc_plan_make(ovc_alg_traits(OVC_ALG_SIRED), 0.8, 1, -1, 1, 0.5, &pl);
 	ck_assert(pl.f_accept == 0.8 && pl.guard_cap == 1.0);
 	/* a paced queue: the cap at arrival, f at the output, its drain */
-	ovc_plan_make(ovc_alg_traits(OVC_ALG_PI), 0.8, 250, 1, 0.5, &pl);
+	ovc_plan_make(ovc_alg_traits(OVC_ALG_PI), 0.8, 1, 250, 1, 0.5, &pl);
 	ck_assert(pl.f_accept == 0.8 && pl.f_arrival == 0.5);
 	ck_assert(pl.drain == 250);
+}
+END_TEST
+
+/* A paced queue's arrivals get the controller's arrival share, capped by
+ * the guard; the share acts nowhere else and never without overload. */
+START_TEST(test_plan_share)
+{
+	struct ovc_plan pl;
+
+	ovc_plan_make(ovc_alg_traits(OVC_ALG_PI), 0.7, 0.2, 250, 1, 1.0, &pl);
+	ck_assert(pl.f_arrival == 0.2 && pl.f_accept == 0.7);
+	ovc_plan_make(ovc_alg_traits(OVC_ALG_PI), 0.7, 0.2, 250, 1, 0.1, &pl);
+	ck_assert(pl.f_arrival == 0.1 && pl.guard_cap == 0.1);
+	ovc_plan_make(ovc_alg_traits(OVC_ALG_PI), 0.7, 0.2, 250, 0, 0.1, &pl);
+	ck_assert(pl.f_arrival == 1.0 && pl.f_accept == 1.0);
+	ovc_plan_make(ovc_alg_traits(OVC_ALG_PI), 0.7, NAN, 250, 1, 1.0, &pl);
+	ck_assert(pl.f_arrival == 1.0);
+	ovc_plan_make(ovc_alg_traits(OVC_ALG_PI), 0.7, -3, 250, 1, 1.0, &pl);
+	ck_assert(pl.f_arrival == 0.0);
+	ovc_plan_make(ovc_alg_traits(OVC_ALG_OCC), 0.7, 0.2, -1, 1, 1.0, &pl);
+	ck_assert(pl.f_arrival == 1.0 && pl.f_accept == 0.7);
 }
 END_TEST
 
@@ -47,11 +68,11 @@ START_TEST(test_plan_bounds)
 {
 	struct ovc_plan pl;
 
-	ovc_plan_make(ovc_alg_traits(OVC_ALG_OCC), NAN, NAN, 1, 2.0, &pl);
+	ovc_plan_make(ovc_alg_traits(OVC_ALG_OCC), NAN, 1, NAN, 1, 2.0, &pl);
 	ck_assert(pl.f_accept == 1.0 && pl.drain == -1.0);
-	ovc_plan_make(ovc_alg_traits(OVC_ALG_OCC), -1, -5, 1, -1, &pl);
+	ovc_plan_make(ovc_alg_traits(OVC_ALG_OCC), -1, 1, -5, 1, -1, &pl);
 	ck_assert(pl.f_accept == 0.0 && pl.guard_cap == 0.0);
-	ovc_plan_make(ovc_alg_traits(OVC_ALG_OCC), 7, 1, 1, 1, &pl);
+	ovc_plan_make(ovc_alg_traits(OVC_ALG_OCC), 7, 1, 1, 1, 1, &pl);
 	ck_assert(pl.f_accept == 1.0);
 }
 END_TEST
@@ -63,6 +84,7 @@ Suite *make_suite_plan(void)
 
 	tcase_add_test(tc, test_plan_no_overload);
 	tcase_add_test(tc, test_plan_guard);
+	tcase_add_test(tc, test_plan_share);
 	tcase_add_test(tc, test_plan_bounds);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - pi's arrival share: the fraction of arriving INVITEs let into
+ * pi's paced queue. pi refuses at the queue's output (003 §V); every
+ * INVITE refused there was received, copied and queued first, about twice
+ * what a refusal at arrival costs. The share lets into the queue a margin
+ * more than pi admits at its output and refuses the rest at arrival:
+ *   A~    = INVITEs/s admitted at the queue's output, LPF tau
+ *   L~    = INVITEs/s offered at arrival, LPF tau
+ *   k     = 1 + T_q / tau
+ *   f_arr = min(1, max(k A~, 1 / T_q) / L~)        (L~ = 0 or tau = 0: 1)
+ * The margin: in one filter time constant the excess (k - 1) A~ tau =
+ * T_q A~ is a queue target's worth of INVITEs at the admitted rate, so a
+ * queue run empty is back at its target within tau while pi admits A~.
+ * At a stationary queue pi then refuses 1 - 1/k of its input at the
+ * output (1/3 at T_q 50 ms, tau 0.1 s) and its CPU loop keeps its lever:
+ * below that A grows by up to k per lag, above it A shrinks. The floor:
+ * at least one INVITE per T_q (q_T >= 1 message), so that an admitted
+ * rate filtered down to nothing cannot starve the queue for good.
+ * Filters: backward Euler of 1/(1 + tau s), seeded with their first
+ * sample (ovc/ewma.h), as pi's own.
+ */
+#ifndef OVC_PISHARE_H
+#define OVC_PISHARE_H
+
+#include "ovc/ewma.h"
+
+struct ovc_pishare
+{
+	struct ovc_ewma adm; /* A~, admitted at the queue's output, INVITEs/s */
+	struct ovc_ewma arr; /* L~, offered at arrival, INVITEs/s */
+	double f;			 /* the share in force, [0, 1]; 1 until stepped */
+};
+
+/* The margin k = 1 + tq_s / tau_s (both s, tq_s > 0); INFINITY when
+ * tau_s is 0 (no margin derivable: the share stays 1), NAN for a negative
+ * or non-finite input. */
+double ovc_pishare_margin(double tq_s, double tau_s);
+
+/* Initialises s: share 1, filters unprimed. */
+void ovc_pishare_init(struct ovc_pishare *s);
+
+/* One period of dt_s seconds in which offered INVITEs arrived and
+ * admitted were admitted at the queue's output (counts, >= 0), for
+ * pi's T_q tq_s (> 0) and tau tau_s (>= 0), both s. Returns OVC_OK (s->f
+ * updated, in [0, 1]) or OVC_EINVAL for NaN, inf, negative values,
+ * dt_s <= 0 or tq_s <= 0 (nothing changes). */
+int ovc_pishare_step(struct ovc_pishare *s, double dt_s, double offered,
+		double admitted, double tq_s, double tau_s);
+
+#endif
