@@ -43,5 +43,6 @@ Suite *make_suite_csv(void);
 Suite *make_suite_nexthop(void);
 Suite *make_suite_ocloop(void);
 Suite *make_suite_oc7339(void);
+Suite *make_suite_kstage_scan(void);
 
 #endif

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - what the kernel stage's socket filter and the module share: the
+ * maps, their value layouts and units. No includes (also compiled by
+ * clang -target bpf). The module creates the maps in this order (map
+ * index i) and hands their descriptors to the program at load time.
+ */
+#ifndef OVC_KSTAGE_ABI_H
+#define OVC_KSTAGE_ABI_H
+
+/* Fixed point of the drop share: 1.0 == OVC_KS_ONE (2^32). */
+#define OVC_KS_ONE (1ULL << 32)
+
+/* Map 0, "ovc_ks_share": array, one entry, written by the ticker. */
+struct ovc_ks_share
+{
+	unsigned long long drop; /* share of initial INVITEs to drop, units of
+								2^-32; 0: the filter scans nothing */
+};
+
+/* Map 1, "ovc_ks_stats": per-CPU array, one entry, counts since load. */
+struct ovc_ks_stats
+{
+	unsigned long long credit;	/* the drop acceptor's credit, 2^-32 */
+	unsigned long long invites; /* datagrams starting "INVITE " */
+	unsigned long long initial; /* of them judged initial INVITEs (only
+								   while the share is above 0) */
+	unsigned long long unsure;	/* of them not judged within the bounds */
+	unsigned long long spared;	/* initial INVITEs of admitted calls */
+	unsigned long long dropped; /* initial INVITEs dropped */
+};
+
+/* Map 2, "ovc_ks_work": per-CPU array, one struct ovc_ks_work
+ * (ovc/kstage_scan.h). */
+
+/* Map 3, "ovc_ks_admitted": LRU hash, key the Call-ID's hash (64 bits),
+ * value 32 bits (the monotonic second it was admitted), filled by the
+ * module when it admits or queues an initial INVITE. */
+#define OVC_KS_ADMITTED_MAX 65536u
+
+enum ovc_ks_map
+{
+	OVC_KS_MAP_SHARE = 0,
+	OVC_KS_MAP_STATS,
+	OVC_KS_MAP_WORK,
+	OVC_KS_MAP_ADMITTED,
+	OVC_KS_MAP_COUNT
+};
+
+#endif

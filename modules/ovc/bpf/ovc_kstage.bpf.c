@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the kernel stage: a socket filter (SO_ATTACH_BPF) on Kamailio's
+ * UDP listening sockets. It runs for each datagram before the datagram is
+ * queued on the socket, so what it drops costs no receive-buffer space,
+ * no wake-up and no system call. It drops a share of the initial INVITEs
+ * (ovc/kstage_scan.h) and nothing else:
+ *
+ *   not "INVITE " at the start        -> pass (one 8-byte load)
+ *   share 0 (the ticker's map)        -> pass (nothing scanned)
+ *   not an initial INVITE, or unsure  -> pass
+ *   its Call-ID in the admitted map   -> pass (a retransmission, or a new
+ *                                        attempt, of an admitted call)
+ *   else the per-CPU credit           -> credit += share; drop when it
+ *                                        reaches 1 (001 §3.4's acceptor)
+ *
+ * Built with clang -target bpf; scripts/bpf_embed.c turns the object into
+ * the instructions the module loads (no libbpf). The maps are bound by
+ * name, in the order of ovc/kstage_abi.h.
+ */
+#include <linux/bpf.h>
+
+#include "ovc/kstage_abi.h"
+#include "ovc/kstage_scan.h"
+
+#define SEC(name) __attribute__((section(name), used))
+
+/* helpers, by their number in linux/bpf.h */
+static void *(*bpf_map_lookup_elem)(
+		void *map, const void *key) = (void *)BPF_FUNC_map_lookup_elem;
+static long (*bpf_skb_load_bytes)(const void *skb, __u32 off, void *to,
+		__u32 len) = (void *)BPF_FUNC_skb_load_bytes;
+
+/* The maps: symbols the loader binds to the descriptors it created. */
+struct ovc_ks_mapref
+{
+	int unused;
+};
+struct ovc_ks_mapref ovc_ks_share SEC("ovcmaps");
+struct ovc_ks_mapref ovc_ks_stats SEC("ovcmaps");
+struct ovc_ks_mapref ovc_ks_work SEC("ovcmaps");
+struct ovc_ks_mapref ovc_ks_admitted SEC("ovcmaps");
+
+#define UDP_HDR 8u /* a UDP socket's filter sees the UDP header first */
+
+SEC("socket")
+int ovc_kstage(struct __sk_buff *skb)
+{
+	struct ovc_ks_share *sh;
+	struct ovc_ks_stats *st;
+	struct ovc_ks_work *w;
+	unsigned char head[8];
+	unsigned long long key;
+	__u32 zero = 0, len = skb->len;
+	__u64 n; /* 64 bits: the bound is checked on the register passed */
+	int c;
+
+	if(len < UDP_HDR + 12
+			|| bpf_skb_load_bytes(skb, UDP_HDR, head, sizeof(head)) < 0)
+		return len;
+	if(head[0] != 'I' || head[1] != 'N' || head[2] != 'V' || head[3] != 'I'
+			|| head[4] != 'T' || head[5] != 'E' || head[6] != ' ')
+		return len;
+	st = bpf_map_lookup_elem(&ovc_ks_stats, &zero);
+	sh = bpf_map_lookup_elem(&ovc_ks_share, &zero);
+	w = bpf_map_lookup_elem(&ovc_ks_work, &zero);
+	if(st == 0 || sh == 0 || w == 0)
+		return len;
+	st->invites++;
+	if(sh->drop == 0)
+		return len;
+	n = (__u64)len - UDP_HDR;
+	if(n > OVC_KS_SCAN)
+		n = OVC_KS_SCAN;
+	/* keeps the clamp where the verifier needs it (clang may fold it
+	 * into the scan's own bound check) */
+	asm volatile("" : "+r"(n));
+	if(n < 12 || n > OVC_KS_SCAN
+			|| bpf_skb_load_bytes(skb, UDP_HDR, w->b, n) < 0)
+		return len;
+	c = ovc_ks_classify(w, (unsigned)n);
+	if(c == OVC_KS_UNSURE)
+		st->unsure++;
+	if(c != OVC_KS_INVITE)
+		return len;
+	st->initial++;
+	key = w->key;
+	if(bpf_map_lookup_elem(&ovc_ks_admitted, &key) != 0) {
+		st->spared++;
+		return len;
+	}
+	st->credit += sh->drop;
+	if(st->credit < OVC_KS_ONE)
+		return len;
+	st->credit -= OVC_KS_ONE;
+	st->dropped++;
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";

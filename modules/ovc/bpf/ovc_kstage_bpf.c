@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the kernel stage through bpf() (see ovc_kstage_bpf.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+
+#include <linux/bpf.h>
+
+#include "ovc/kstage_scan.h"
+
+#include "ovc_kstage_bpf.h"
+/* the program: build/mod/ovc_kstage_prog.h, generated at build time */
+#include "ovc_kstage_prog.h"
+
+#ifndef SO_ATTACH_BPF
+#define SO_ATTACH_BPF 50
+#endif
+#ifndef SO_DETACH_BPF
+#define SO_DETACH_BPF 27
+#endif
+
+#define CPU_MAX 1024 /* per-CPU values read at most */
+
+static long sys_bpf(int cmd, union bpf_attr *a)
+{
+	return syscall(__NR_bpf, cmd, a, sizeof(*a));
+}
+
+/* -errno of the last failure, its reason in k->err. */
+static int fail(struct ovc_ksb *k, const char *what)
+{
+	int e = errno ? errno : EINVAL;
+
+	snprintf(k->err, sizeof(k->err), "%s: %s", what, strerror(e));
+	return -e;
+}
+
+/* Possible CPUs, from /sys/devices/system/cpu/possible ("0-N"). */
+static unsigned possible_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	unsigned a = 0, b = 0, n = 0;
+	int c;
+
+	if(f == NULL)
+		return (unsigned)sysconf(_SC_NPROCESSORS_CONF);
+	/* the highest number in the list, plus one */
+	while((c = fgetc(f)) != EOF) {
+		if(c >= '0' && c <= '9') {
+			a = a * 10 + (unsigned)(c - '0');
+			b = a + 1;
+		} else {
+			a = 0;
+		}
+		if(b > n)
+			n = b;
+	}
+	fclose(f);
+	return n > 0 && n <= CPU_MAX ? n : 1;
+}
+
+void ovc_ksb_init(struct ovc_ksb *k)
+{
+	int i;
+
+	memset(k, 0, sizeof(*k));
+	for(i = 0; i < OVC_KS_MAP_COUNT; i++)
+		k->map[i] = -1;
+	k->prog = -1;
+}
+
+static int map_create(struct ovc_ksb *k, int i, unsigned type, unsigned ksz,
+		unsigned vsz, unsigned max, const char *name)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_type = type;
+	a.key_size = ksz;
+	a.value_size = vsz;
+	a.max_entries = max;
+	strncpy(a.map_name, name, sizeof(a.map_name) - 1);
+	k->map[i] = (int)sys_bpf(BPF_MAP_CREATE, &a);
+	return k->map[i] < 0 ? fail(k, "cannot create a BPF map") : 0;
+}
+
+#ifdef OVC_KS_NO_PROG
+unsigned ovc_ksb_insns(void)
+{
+	return 0;
+}
+
+static int prog_load(struct ovc_ksb *k)
+{
+	snprintf(k->err, sizeof(k->err), "%s", OVC_KS_NO_PROG);
+	return -ENOSYS;
+}
+#else
+unsigned ovc_ksb_insns(void)
+{
+	return sizeof(ovc_ks_insns) / sizeof(ovc_ks_insns[0]);
+}
+
+/* The verifier's last line of log into k->err. */
+static void log_tail(struct ovc_ksb *k, const char *log)
+{
+	size_t n = strlen(log);
+	const char *p;
+
+	while(n > 0 && log[n - 1] == '\n')
+		n--;
+	for(p = log + n; p > log && p[-1] != '\n'; p--)
+		;
+	snprintf(k->err + strlen(k->err), sizeof(k->err) - strlen(k->err),
+			" (verifier: %.*s)", (int)(log + n - p), p);
+}
+
+static int prog_load(struct ovc_ksb *k)
+{
+	static struct bpf_insn
+			insns[sizeof(ovc_ks_insns) / sizeof(ovc_ks_insns[0])];
+	static char log[1 << 22];
+	union bpf_attr a;
+	unsigned i;
+	int rc;
+
+	memcpy(insns, ovc_ks_insns, sizeof(insns));
+	for(i = 0; i < sizeof(ovc_ks_relocs) / sizeof(ovc_ks_relocs[0]); i++) {
+		insns[ovc_ks_relocs[i][0]].src_reg = BPF_PSEUDO_MAP_FD;
+		insns[ovc_ks_relocs[i][0]].imm = k->map[ovc_ks_relocs[i][1]];
+	}
+	memset(&a, 0, sizeof(a));
+	a.prog_type = BPF_PROG_TYPE_SOCKET_FILTER;
+	a.insns = (uint64_t)(uintptr_t)insns;
+	a.insn_cnt = ovc_ksb_insns();
+	a.license = (uint64_t)(uintptr_t) "GPL";
+	strncpy(a.prog_name, "ovc_kstage", sizeof(a.prog_name) - 1);
+	k->prog = (int)sys_bpf(BPF_PROG_LOAD, &a);
+	if(k->prog >= 0)
+		return 0;
+	if(errno != EINVAL && errno != EACCES && errno != EFAULT && errno != E2BIG)
+		return fail(k, "cannot load the socket filter");
+	/* again with the verifier's log, to say why */
+	log[0] = '\0';
+	a.log_buf = (uint64_t)(uintptr_t)log;
+	a.log_size = sizeof(log);
+	a.log_level = 1;
+	k->prog = (int)sys_bpf(BPF_PROG_LOAD, &a);
+	if(k->prog >= 0)
+		return 0;
+	rc = fail(k, "the verifier refused the socket filter");
+	log_tail(k, log);
+	return rc;
+}
+#endif
+
+int ovc_ksb_load(struct ovc_ksb *k, unsigned max_admitted)
+{
+	int rc;
+
+	k->ncpu = possible_cpus();
+	if((rc = map_create(k, OVC_KS_MAP_SHARE, BPF_MAP_TYPE_ARRAY, 4,
+				sizeof(struct ovc_ks_share), 1, "ovc_ks_share"))
+					< 0
+			|| (rc = map_create(k, OVC_KS_MAP_STATS, BPF_MAP_TYPE_PERCPU_ARRAY,
+						4, sizeof(struct ovc_ks_stats), 1, "ovc_ks_stats"))
+					   < 0
+			|| (rc = map_create(k, OVC_KS_MAP_WORK, BPF_MAP_TYPE_PERCPU_ARRAY,
+						4, sizeof(struct ovc_ks_work), 1, "ovc_ks_work"))
+					   < 0
+			|| (rc = map_create(k, OVC_KS_MAP_ADMITTED, BPF_MAP_TYPE_LRU_HASH,
+						8, 4, max_admitted, "ovc_ks_admitted"))
+					   < 0
+			|| (rc = prog_load(k)) < 0) {
+		ovc_ksb_close(k);
+		return rc;
+	}
+	return 0;
+}
+
+int ovc_ksb_attach(struct ovc_ksb *k, int fd)
+{
+	if(setsockopt(fd, SOL_SOCKET, SO_ATTACH_BPF, &k->prog, sizeof(k->prog))
+			!= 0)
+		return fail(k, "setsockopt(SO_ATTACH_BPF)");
+	return 0;
+}
+
+int ovc_ksb_detach(int fd)
+{
+	int dummy = 0;
+
+	if(setsockopt(fd, SOL_SOCKET, SO_DETACH_BPF, &dummy, sizeof(dummy)) != 0)
+		return -errno;
+	return 0;
+}
+
+static int map_op(int cmd, int map, const void *key, void *val)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = (unsigned)map;
+	a.key = (uint64_t)(uintptr_t)key;
+	a.value = (uint64_t)(uintptr_t)val;
+	a.flags = cmd == BPF_MAP_UPDATE_ELEM ? BPF_ANY : 0;
+	return sys_bpf(cmd, &a) == 0 ? 0 : -errno;
+}
+
+int ovc_ksb_set_share(struct ovc_ksb *k, uint64_t drop)
+{
+	struct ovc_ks_share v = {drop};
+	uint32_t zero = 0;
+
+	return map_op(BPF_MAP_UPDATE_ELEM, k->map[OVC_KS_MAP_SHARE], &zero, &v);
+}
+
+int ovc_ksb_admit(struct ovc_ksb *k, uint64_t key, uint32_t sec)
+{
+	return map_op(BPF_MAP_UPDATE_ELEM, k->map[OVC_KS_MAP_ADMITTED], &key, &sec);
+}
+
+int ovc_ksb_admitted(struct ovc_ksb *k, uint64_t key)
+{
+	uint32_t sec;
+	int rc = map_op(
+			BPF_MAP_LOOKUP_ELEM, k->map[OVC_KS_MAP_ADMITTED], &key, &sec);
+
+	return rc == 0 ? 1 : rc == -ENOENT ? 0 : rc;
+}
+
+int ovc_ksb_read(struct ovc_ksb *k, struct ovc_ks_stats *sum)
+{
+	static struct ovc_ks_stats per[CPU_MAX];
+	uint32_t zero = 0;
+	unsigned i;
+	int rc;
+
+	memset(sum, 0, sizeof(*sum));
+	rc = map_op(BPF_MAP_LOOKUP_ELEM, k->map[OVC_KS_MAP_STATS], &zero, per);
+	if(rc < 0)
+		return rc;
+	for(i = 0; i < k->ncpu; i++) {
+		if(per[i].credit > sum->credit)
+			sum->credit = per[i].credit;
+		sum->invites += per[i].invites;
+		sum->initial += per[i].initial;
+		sum->unsure += per[i].unsure;
+		sum->spared += per[i].spared;
+		sum->dropped += per[i].dropped;
+	}
+	return 0;
+}
+
+void ovc_ksb_close(struct ovc_ksb *k)
+{
+	int i;
+
+	for(i = 0; i < OVC_KS_MAP_COUNT; i++) {
+		if(k->map[i] >= 0)
+			close(k->map[i]);
+		k->map[i] = -1;
+	}
+	if(k->prog >= 0)
+		close(k->prog);
+	k->prog = -1;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the kernel stage's program and maps through the bpf() system
+ * call, without libbpf: create the maps, load the socket filter built
+ * into the module (build/mod/ovc_kstage_prog.h, from
+ * modules/ovc/bpf/ovc_kstage.bpf.c), attach it to a socket, and read and
+ * write the maps. No Kamailio headers. Every function returns 0 or a
+ * negative errno and leaves a reason in the struct's err.
+ */
+#ifndef OVC_KSTAGE_BPF_H
+#define OVC_KSTAGE_BPF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ovc/kstage_abi.h"
+
+struct ovc_ksb
+{
+	int map[OVC_KS_MAP_COUNT]; /* map descriptors, -1: none */
+	int prog;				   /* program descriptor, -1: none */
+	unsigned ncpu;			   /* possible CPUs (per-CPU map values) */
+	char err[256];			   /* why the last call failed */
+};
+
+/* Marks every descriptor of k unused (call first). */
+void ovc_ksb_init(struct ovc_ksb *k);
+
+/* Creates the maps (admitted: an LRU hash of max_admitted entries) and
+ * loads the program. Returns 0, or -errno: -ENOSYS when the module was
+ * built without the program, -EPERM without the privileges, -EINVAL
+ * when the verifier refused it (its last lines in k->err). */
+int ovc_ksb_load(struct ovc_ksb *k, unsigned max_admitted);
+
+/* Attaches the program to socket fd (SO_ATTACH_BPF). Returns 0 or
+ * -errno. */
+int ovc_ksb_attach(struct ovc_ksb *k, int fd);
+
+/* Detaches any filter from socket fd. Returns 0 or -errno. */
+int ovc_ksb_detach(int fd);
+
+/* Sets the share of initial INVITEs to drop, units of 2^-32 (0: none).
+ * Returns 0 or -errno. */
+int ovc_ksb_set_share(struct ovc_ksb *k, uint64_t drop);
+
+/* Remembers the call of Call-ID hash key as admitted at monotonic second
+ * sec. Returns 0 or -errno. One system call; any process. */
+int ovc_ksb_admit(struct ovc_ksb *k, uint64_t key, uint32_t sec);
+
+/* Is key in the admitted map? 1 yes, 0 no, or -errno. */
+int ovc_ksb_admitted(struct ovc_ksb *k, uint64_t key);
+
+/* The counters summed over the CPUs into *sum (credit: the largest).
+ * Returns 0 or -errno. */
+int ovc_ksb_read(struct ovc_ksb *k, struct ovc_ks_stats *sum);
+
+/* Closes every descriptor k holds (filters attached stay with their
+ * sockets until detached or closed). */
+void ovc_ksb_close(struct ovc_ksb *k);
+
+/* The program's instruction count (0: built without it). */
+unsigned ovc_ksb_insns(void);
+
+#endif
