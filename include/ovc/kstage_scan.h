@@ -93,7 +93,8 @@ OVC_KS_INLINE unsigned ovc_ks_lower(unsigned c)
 
 /* Notes line j of w (n bytes) when nl is 1 (a LF precedes j), nothing
  * when nl is 0, without a branch on the data. A header is recognised
- * only in the forms "To:", "t:", "Call-ID:", "i:" (any case, no blank before the colon): another
+ * only in the forms "To:", "t:", "Call-ID:", "i:" (any case, no blank
+ * before the colon): another
  * spelling leaves the datagram without To or Call-ID, hence unsure. */
 OVC_KS_INLINE void ovc_ks_line(volatile struct ovc_ks_work *w, unsigned j,
 		unsigned n, unsigned long long nl)
