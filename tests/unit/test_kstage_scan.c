@@ -3,6 +3,7 @@
  * ovc unit tests - the kernel stage's scan (ovc/kstage_scan.h), compiled
  * natively: the code the socket filter runs.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "ovc/kstage_scan.h"
@@ -88,6 +89,57 @@ START_TEST(test_unsure)
 }
 END_TEST
 
+/* The 8-byte steps: the same message with its lines shifted by 0-15
+ * bytes, so that every LF falls at every place in a word. */
+START_TEST(test_word_boundaries)
+{
+	char msg[512];
+	int pad;
+
+	for(pad = 0; pad < 16; pad++) {
+		snprintf(msg, sizeof(msg),
+				"INVITE sip:bob@example.com SIP/2.0\r\n"
+				"X-Pad: %.*s\r\nTo: <sip:b@x>\r\nCall-ID: c1\r\n\r\n",
+				pad, "0123456789abcdef");
+		ck_assert_int_eq(classify(msg), OVC_KS_INVITE);
+		ck_assert(w.key == fnv("c1"));
+		snprintf(msg, sizeof(msg),
+				"INVITE sip:bob@example.com SIP/2.0\r\n"
+				"X-Pad: %.*s\r\nTo: <sip:b@x>;Tag=7\r\ni: c1\r\n\r\n",
+				pad, "0123456789abcdef");
+		ck_assert_int_eq(classify(msg), OVC_KS_OTHER);
+	}
+}
+END_TEST
+
+/* Bounds: a Call-ID of OVC_KS_CALLID_MAX bytes is hashed, one more is
+ * unsure; headers that end past the scanned bytes are unsure. */
+START_TEST(test_bounds)
+{
+	char msg[2048], cid[OVC_KS_CALLID_MAX + 2];
+
+	memset(cid, 'c', sizeof(cid));
+	cid[OVC_KS_CALLID_MAX] = '\0';
+	snprintf(
+			msg, sizeof(msg), HEAD "To: <sip:b@x>\r\nCall-ID: %s\r\n\r\n", cid);
+	ck_assert_int_eq(classify(msg), OVC_KS_INVITE);
+	ck_assert(w.key == fnv(cid));
+	cid[OVC_KS_CALLID_MAX] = 'c';
+	cid[OVC_KS_CALLID_MAX + 1] = '\0';
+	snprintf(
+			msg, sizeof(msg), HEAD "To: <sip:b@x>\r\nCall-ID: %s\r\n\r\n", cid);
+	ck_assert_int_eq(classify(msg), OVC_KS_UNSURE);
+	memset(cid, 'p', sizeof(cid));
+	cid[sizeof(cid) - 1] = '\0';
+	snprintf(msg, sizeof(msg),
+			HEAD "To: <sip:b@x>\r\nX-1: %s\r\nX-2: %s\r\nX-3: %s\r\n"
+				 "X-4: %s\r\nX-5: %s\r\nX-6: %s\r\nX-7: %s\r\n"
+				 "Call-ID: c1\r\n\r\n",
+			cid, cid, cid, cid, cid, cid, cid);
+	ck_assert_int_eq(classify(msg), OVC_KS_UNSURE);
+}
+END_TEST
+
 Suite *make_suite_kstage_scan(void)
 {
 	Suite *s = suite_create("kstage_scan");
@@ -96,6 +148,8 @@ Suite *make_suite_kstage_scan(void)
 	tcase_add_test(tc, test_initial_invite);
 	tcase_add_test(tc, test_passes);
 	tcase_add_test(tc, test_unsure);
+	tcase_add_test(tc, test_word_boundaries);
+	tcase_add_test(tc, test_bounds);
 	suite_add_tcase(s, tc);
 	return s;
 }
