@@ -56,6 +56,9 @@ deps:
 lib: $(LIB)
 module: $(MOD)
 
+# the kernel stage's socket filter and its loader (KSTAGE_OBJ)
+include modules/ovc/bpf/bpf.mk
+
 $(BUILD)/lib/%.o: src/%.c $(wildcard include/ovc/*.h src/*.h) | $(BUILD)/lib
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
 $(BUILD)/lib-san/%.o: src/%.c $(wildcard include/ovc/*.h src/*.h) | $(BUILD)/lib-san
@@ -75,9 +78,10 @@ $(K_DEFS_FILE): scripts/kam-defs.sh $(KSRC)/core/sr_module.h $(K_BIN) \
 $(BUILD)/mod/%.o: modules/ovc/%.c $(wildcard modules/ovc/*.h) \
 		modules/ovc/ovc_columns.def \
 		$(wildcard include/ovc/*.h) $(K_DEFS_FILE) | $(BUILD)/mod
-	$(CC) $(MOD_CFLAGS) -c $< -o $@
-$(MOD): $(MOD_OBJ) $(LIB)
-	$(CC) -shared -pthread $(EXTRA_LDFLAGS) -o $@ $(MOD_OBJ) $(LIB) -lm
+	$(CC) $(MOD_CFLAGS) -Imodules/ovc/bpf -c $< -o $@
+$(MOD): $(MOD_OBJ) $(KSTAGE_OBJ) $(LIB)
+	$(CC) -shared -pthread $(EXTRA_LDFLAGS) -o $@ $(MOD_OBJ) $(KSTAGE_OBJ) \
+		$(LIB) -lm
 	KAMAILIO=$(KAMAILIO) ./scripts/check-abi.sh $@
 
 $(UNIT): $(UNIT_SRC) $(UNIT_DEPS) $(LIB) | $(BUILD)/tests
