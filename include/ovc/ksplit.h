@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the split of refused INVITEs between the 503s ovc answers and the
+ * kernel stage's drops (issue 21). Each epoch, from what ovc measured:
+ *
+ *   cost per refusal  c = cpu_reject dt / refused   (capacity x s; kept
+ *                                                   smoothed; unknown
+ *                                                   until enough refusals)
+ *   503s affordable   A = budget / c                (refusals/s)
+ *   arrivals          L = INVITEs offered to ovc + the kernel's drops, /s
+ *   forwarded         a = INVITEs ovc admitted, /s (f = a / L)
+ *   refused           R = L - a = (1 - f) L
+ *
+ * The kernel should drop what ovc cannot afford to answer, R - A, out of
+ * every initial INVITE it sees (it cannot tell those ovc would admit):
+ *
+ *   share = (R - A) / L = (1 - f) (1 - A / ((1 - f) L)),
+ *
+ * the issue's 1 - A / ((1 - f) L) (the dropped part of the refused)
+ * weighted by the refused part of the arrivals. Clamped to [0, max] and
+ * smoothed; 0 at once when the stage may not act (no overload evident,
+ * dry run, algorithm none, an emergency list). Pure: no clock, no I/O.
+ */
+#ifndef OVC_KSPLIT_H
+#define OVC_KSPLIT_H
+
+#include <stdint.h>
+
+struct ovc_ksplit_params
+{
+	double budget;		   /* CPU for 503s, fraction of capacity, (0, 1] */
+	double weight;		   /* smoothing: weight of a new target, (0, 1] */
+	double max;			   /* largest share, [0, 1) */
+	uint64_t min_refusals; /* refusals an epoch needs to measure c */
+};
+
+/* What ovc measured over one epoch. */
+struct ovc_ksplit_in
+{
+	double dt_s;	   /* epoch length, s (> 0) */
+	uint64_t offered;  /* initial INVITEs offered to ovc */
+	uint64_t admitted; /* of them forwarded (admitted, dequeued too) */
+	uint64_t refused;  /* of them answered with a refusal */
+	uint64_t kdropped; /* initial INVITEs the kernel dropped */
+	double cpu_reject; /* CPU spent refusing, fraction of capacity */
+	int may_act;	   /* 1: overload evident, enforcing, no reason
+						   against the stage */
+};
+
+struct ovc_ksplit
+{
+	double share;	   /* drop share in force, [0, max] */
+	double target;	   /* last epoch's unsmoothed share */
+	double cost;	   /* CPU per refusal, capacity x s (0: unknown) */
+	double affordable; /* 503s the budget pays for, refusals/s */
+};
+
+/* Zeroes s: no share, cost unknown. */
+void ovc_ksplit_init(struct ovc_ksplit *s);
+
+/* Checks p. Returns 0, or -1 when a field is out of its range. */
+int ovc_ksplit_check(const struct ovc_ksplit_params *p);
+
+/* One epoch: updates s from in under p (checked). Returns the drop share
+ * in force, [0, p->max] (a fraction of initial INVITEs). An epoch with
+ * dt_s <= 0 or no arrivals keeps the share (0 when !may_act). */
+double ovc_ksplit_step(struct ovc_ksplit *s, const struct ovc_ksplit_params *p,
+		const struct ovc_ksplit_in *in);
+
+#endif

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the split between 503s and kernel drops (see ovc/ksplit.h).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "ovc/ksplit.h"
+
+void ovc_ksplit_init(struct ovc_ksplit *s)
+{
+	memset(s, 0, sizeof(*s));
+}
+
+int ovc_ksplit_check(const struct ovc_ksplit_params *p)
+{
+	if(!(p->budget > 0 && p->budget <= 1) || !(p->weight > 0 && p->weight <= 1)
+			|| !(p->max >= 0 && p->max < 1))
+		return -1;
+	return 0;
+}
+
+/* The cost per refusal from this epoch, when it refused enough. */
+static void cost_update(struct ovc_ksplit *s, const struct ovc_ksplit_params *p,
+		const struct ovc_ksplit_in *in)
+{
+	double c;
+
+	if(in->refused == 0 || in->refused < p->min_refusals
+			|| !(in->cpu_reject > 0) || !isfinite(in->cpu_reject))
+		return;
+	c = in->cpu_reject * in->dt_s / (double)in->refused;
+	s->cost = s->cost > 0 ? s->cost + p->weight * (c - s->cost) : c;
+}
+
+double ovc_ksplit_step(struct ovc_ksplit *s, const struct ovc_ksplit_params *p,
+		const struct ovc_ksplit_in *in)
+{
+	double arrivals, fwd, refused, t;
+
+	if(!in->may_act) {
+		s->share = 0;
+		s->target = 0;
+		return 0;
+	}
+	if(!(in->dt_s > 0) || in->offered + in->kdropped == 0)
+		return s->share;
+	cost_update(s, p, in);
+	if(!(s->cost > 0))
+		return s->share; /* no refusal measured yet: nothing to weigh */
+	s->affordable = p->budget / s->cost;
+	arrivals = (double)(in->offered + in->kdropped) / in->dt_s;
+	fwd = (double)in->admitted / in->dt_s;
+	refused = arrivals > fwd ? arrivals - fwd : 0;
+	t = (refused - s->affordable) / arrivals;
+	t = t < 0 ? 0 : t > p->max ? p->max : t;
+	s->target = t;
+	s->share += p->weight * (t - s->share);
+	if(s->share < 1e-6)
+		s->share = 0; /* decayed: the filter scans nothing again */
+	return s->share;
+}

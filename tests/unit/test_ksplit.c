@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc unit tests - src/ksplit.c: the split of refusals between 503s and
+ * the kernel stage's drops.
+ */
+#include "ovc/ksplit.h"
+
+#include "suites.h"
+
+static const struct ovc_ksplit_params P = {
+		.budget = 0.2, .weight = 1.0, .max = 0.98, .min_refusals = 10};
+
+/* One epoch of 1 s: arrivals L/s, forwarded a/s, refused L - a - kdrop,
+ * refusing costing cpu_reject. */
+static double epoch(struct ovc_ksplit *s, const struct ovc_ksplit_params *p,
+		uint64_t l, uint64_t a, uint64_t kdrop, double cpu_reject, int act)
+{
+	struct ovc_ksplit_in in = {.dt_s = 1.0,
+			.offered = l - kdrop,
+			.admitted = a,
+			.refused = l - kdrop - a,
+			.kdropped = kdrop,
+			.cpu_reject = cpu_reject,
+			.may_act = act};
+
+	return ovc_ksplit_step(s, p, &in);
+}
+
+START_TEST(test_ksplit_vectors)
+{
+	struct ovc_ksplit s;
+
+	ovc_ksplit_init(&s);
+	/* 16000/s offered, 1000 forwarded, 15000 refused at 0.6 of capacity:
+	 * c = 4e-5, A = 0.2 / 4e-5 = 5000/s, share = (15000 - 5000) / 16000 */
+	ck_assert_double_eq_tol(
+			epoch(&s, &P, 16000, 1000, 0, 0.6, 1), 0.625, 1e-12);
+	ck_assert_double_eq_tol(s.cost, 4e-5, 1e-15);
+	ck_assert_double_eq_tol(s.affordable, 5000, 1e-9);
+	/* next epoch, the kernel dropped 10000: ovc refused 5000 at 0.2; the
+	 * same share holds (arrivals count the kernel's drops) */
+	ck_assert_double_eq_tol(
+			epoch(&s, &P, 16000, 1000, 10000, 0.2, 1), 0.625, 1e-12);
+	/* the formula, weighted: (1 - f)(1 - A / ((1 - f) L)) */
+	ck_assert_double_eq_tol(s.share,
+			(1 - 1000.0 / 16000) * (1 - 5000 / ((1 - 1000.0 / 16000) * 16000)),
+			1e-12);
+}
+END_TEST
+
+/* Below the budget nothing is dropped; the stage stops at once when it
+ * may not act; the share never exceeds max. */
+START_TEST(test_ksplit_bounds)
+{
+	struct ovc_ksplit_params p = P;
+	struct ovc_ksplit s;
+
+	ovc_ksplit_init(&s);
+	/* 3000 refused at 0.12: c = 4e-5, A = 5000 >= 3000 */
+	ck_assert(epoch(&s, &P, 4000, 1000, 0, 0.12, 1) == 0);
+	ck_assert(epoch(&s, &P, 16000, 1000, 0, 0.6, 1) > 0.6);
+	ck_assert(epoch(&s, &P, 16000, 1000, 0, 0.6, 0) == 0);
+	ck_assert(s.share == 0);
+	/* refusing takes all the CPU: about 0.8 of the arrivals to drop,
+	 * clamped to max */
+	ovc_ksplit_init(&s);
+	p.max = 0.5;
+	ck_assert_double_eq_tol(epoch(&s, &p, 1000000, 10, 0, 0.99, 1), 0.5, 1e-12);
+	ck_assert_double_eq_tol(s.target, 0.5, 1e-12);
+}
+END_TEST
+
+/* The cost is unknown until an epoch refuses min_refusals: no share;
+ * smoothing moves weight of the way to the target. */
+START_TEST(test_ksplit_unknown_and_smoothing)
+{
+	struct ovc_ksplit_params p = P;
+	struct ovc_ksplit s;
+
+	ovc_ksplit_init(&s);
+	ck_assert(epoch(&s, &p, 16000, 15995, 0, 0.6, 1) == 0);
+	ck_assert(s.cost == 0);
+	ck_assert(epoch(&s, &p, 16000, 1000, 0, 0, 1) == 0); /* no CPU read */
+	p.weight = 0.5;
+	ck_assert_double_eq_tol(
+			epoch(&s, &p, 16000, 1000, 0, 0.6, 1), 0.3125, 1e-12);
+	ck_assert_double_eq_tol(
+			epoch(&s, &p, 16000, 1000, 0, 0.6, 1), 0.46875, 1e-12);
+	/* an empty epoch keeps it */
+	ck_assert_double_eq_tol(epoch(&s, &p, 0, 0, 0, 0, 1), 0.46875, 1e-12);
+	ck_assert_int_eq(ovc_ksplit_check(&p), 0);
+	p.max = 1.0;
+	ck_assert_int_eq(ovc_ksplit_check(&p), -1);
+	p.max = 0.5;
+	p.budget = 0;
+	ck_assert_int_eq(ovc_ksplit_check(&p), -1);
+}
+END_TEST
+
+Suite *make_suite_ksplit(void)
+{
+	Suite *s = suite_create("ksplit");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_ksplit_vectors);
+	tcase_add_test(tc, test_ksplit_bounds);
+	tcase_add_test(tc, test_ksplit_unknown_and_smoothing);
+	suite_add_tcase(s, tc);
+	return s;
+}
