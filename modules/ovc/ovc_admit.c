@@ -10,6 +10,7 @@
 
 #include "ovc_account.h"
 #include "ovc_admit.h"
+#include "ovc_kstage.h"
 #include "ovc_onset.h"
 #include "ovc_queue.h"
 #include "ovc_rsoca.h"
@@ -119,6 +120,10 @@ void ovc_admit_decide(const struct ovc_adm_cfg *cfg,
 	struct ovc_adm_sources src = {&fd, src_age, src_dialog, src_burst};
 
 	ovc_adm_decide(ovc_admit_state(), cfg, &src, r, v);
+	/* a call admitted under overload: the kernel stage spares it */
+	if(r->c == OVC_CLASS_INVITE && cfg->overloaded && !cfg->dry_run
+			&& (v->act == OVC_ADM_ADMIT || v->act == OVC_ADM_QUEUE))
+		ovc_kstage_admitted(r->buf, r->len);
 }
 
 void ovc_admit_enqueue(const struct ovc_adm_cfg *cfg,

@@ -12,6 +12,7 @@
 #include "core/dprint.h"
 
 #include "ovc_admit.h"
+#include "ovc_kstage.h"
 #include "ovc_modparams.h"
 #include "ovc_rsoca.h"
 #include "ovc_nexthop.h"

@@ -93,6 +93,9 @@ static void fill(struct ovc_row *r, int seed)
 		r->ev[v] = U();
 	r->oc_reduction = D();
 	r->dst_reduction_max = D();
+	/* the kernel stage's columns, appended after them */
+	r->kstage_share = D();
+	r->kstage_drops = U();
 #undef U
 #undef D
 }

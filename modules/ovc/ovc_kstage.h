@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the kernel stage as the module sees it (issue 21): a socket
+ * filter on every UDP listening socket drops the share of initial INVITEs
+ * ovc cannot afford to answer (modules/ovc/bpf/, ovc/ksplit.h). The part
+ * (ovc_kstage_part.c) loads and attaches it before the fork, sets the
+ * share each epoch and detaches it at exit; the admission path tells it
+ * which calls it admitted, so that their retransmissions always pass. No
+ * Kamailio header: the modparams' documentation tool includes it.
+ */
+#ifndef OVC_KSTAGE_H
+#define OVC_KSTAGE_H
+
+#include <stddef.h>
+
+/* modparam kstage: 1 load and attach the stage (default), 0 never */
+extern int ovc_kstage_on;
+/* modparam kstage_budget: CPU ovc may spend answering refusals before
+ * the kernel drops the rest, percent of capacity */
+extern int ovc_kstage_budget;
+
+/* Admission path (any process), an initial INVITE admitted or queued
+ * while overload is evident (the caller checks): remembers its call in the kernel's map of
+ * admitted calls (buf, len: the datagram), so that the filter never
+ * drops its retransmissions (the key: its Call-ID's hash, computed by the
+ * filter's own scan, ovc/kstage_scan.h). One bpf() system call; nothing
+ * when the stage is not attached. */
+void ovc_kstage_admitted(const char *buf, size_t len);
+
+#endif

@@ -1,0 +1,368 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc - the kernel stage as a part (ovc_part.h, ovc_kstage.h): loaded and
+ * attached to every UDP listening socket in child_init(PROC_INIT), while
+ * the main process still holds the sockets and its privileges (every
+ * process inherits the map descriptors at the fork); each epoch the
+ * ticker reads the kernel's counters and sets the drop share from
+ * ovc_ksplit_step(); detached at exit. Its columns of the per-second
+ * row, its block of ovc.stats and its statistics.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/counters.h"
+#include "core/dprint.h"
+#include "core/mem/shm_mem.h"
+#include "core/pt.h"
+#include "core/socket_info.h"
+#include "core/sr_module.h"
+
+#include "ovc/emerg.h"
+#include "ovc/ksplit.h"
+#include "ovc/kstage_scan.h"
+
+#include "bpf/ovc_kstage_bpf.h"
+#include "ovc_kstage.h"
+#include "ovc_onset.h"
+#include "ovc_part.h"
+#include "ovc_rsoca.h"
+#include "ovc_shm.h"
+
+int ovc_kstage_on = 1;
+int ovc_kstage_budget = 20;
+
+/* the split's fixed settings: half of the way to the target each epoch,
+ * never every initial INVITE, a cost measured on >= 20 refusals */
+#define KS_WEIGHT 0.5
+#define KS_MAX 0.98
+#define KS_MIN_REFUSALS 20
+
+/* The kernel's counters kept. */
+enum
+{
+	K_INVITES = 0,
+	K_INITIAL,
+	K_UNSURE,
+	K_SPARED,
+	K_DROPPED,
+	K_COUNT
+};
+
+/* What every process sees. */
+struct ks_shm
+{
+	_Atomic int sockets;			/* UDP sockets the filter is on */
+	ovc_atomic_double share;		/* drop share in force */
+	ovc_atomic_double target;		/* the split's unsmoothed share */
+	ovc_atomic_double cost;			/* CPU per refusal, capacity x s */
+	ovc_atomic_double afford;		/* 503s the budget pays for, /s */
+	_Atomic uint64_t k[K_COUNT];	/* the kernel's counters since load */
+	_Atomic uint64_t base[K_COUNT]; /* their values at the last ovc.reset */
+	_Atomic int reset;				/* 1: the ticker takes a new base */
+	_Atomic uint64_t pushes;		/* admitted calls put in the map */
+	_Atomic uint64_t push_errors;	/* map updates that failed */
+	char why[320];					/* why it is not attached ("" if it is) */
+};
+
+static struct ks_shm *ks;
+static struct ovc_ksb ksb = {{-1, -1, -1, -1}, -1, 0, ""};
+static int loaded; /* this process holds the program and maps */
+
+/* ticker only */
+static struct ovc_ksplit split;
+static uint64_t rejected_last, kdropped_last;
+static uint64_t drops_at[OVC_SLOTS];
+
+/* The reason the stage may not act at all (NULL: it may). */
+static const char *veto(void)
+{
+	const struct ovc_emerg *e = ovc_rsoca_emerg();
+
+	if(!ovc_kstage_on)
+		return "modparam kstage=0";
+	if(e != NULL && (e->n > 0 || e->priority))
+		return "the emergency list is set, and the kernel cannot match it"
+			   " (only emergency URNs pass there)";
+	return NULL;
+}
+
+static int register_stats(void);
+
+static int ks_init(const struct ovc_params *p)
+{
+	if(register_stats() < 0) {
+		LM_ERR("cannot register the kernel stage's statistics\n");
+		return -1;
+	}
+	ks = shm_malloc(sizeof(*ks));
+	if(ks == NULL) {
+		LM_ERR("no shared memory for the kernel stage\n");
+		return -1;
+	}
+	memset(ks, 0, sizeof(*ks));
+	return 0;
+}
+
+static void detach_all(void)
+{
+	struct socket_info *si;
+
+	for(si = udp_listen; si; si = si->next)
+		if(si->socket >= 0)
+			ovc_ksb_detach(si->socket);
+}
+
+/* Loads the program and attaches it to every UDP listener. Returns the
+ * sockets attached, or -1 with the reason in ks->why. */
+static int attach(void)
+{
+	struct socket_info *si;
+	int n = 0, rc;
+
+	ovc_ksb_init(&ksb);
+	rc = ovc_ksb_load(&ksb, OVC_KS_ADMITTED_MAX);
+	if(rc < 0) {
+		snprintf(ks->why, sizeof(ks->why), "%.300s", ksb.err);
+		return -1;
+	}
+	for(si = udp_listen; si; si = si->next) {
+		if(si->socket < 0)
+			continue;
+		if(ovc_ksb_attach(&ksb, si->socket) < 0) {
+			snprintf(ks->why, sizeof(ks->why), "%.*s:%d: %.200s", si->name.len,
+					si->name.s, si->port_no, ksb.err);
+			detach_all();
+			ovc_ksb_close(&ksb);
+			return -1;
+		}
+		n++;
+	}
+	if(n == 0) {
+		snprintf(ks->why, sizeof(ks->why), "no UDP listening socket");
+		ovc_ksb_close(&ksb);
+		return -1;
+	}
+	return n;
+}
+
+/* PROC_INIT: before the fork, with the main process's privileges. */
+static int ks_child_init(int rank)
+{
+	const char *no = veto();
+	int n;
+
+	if(rank != PROC_INIT)
+		return 0;
+	if(no != NULL) {
+		snprintf(ks->why, sizeof(ks->why), "%s", no);
+		LM_NOTICE("kernel stage not attached: %s\n", no);
+		return 0;
+	}
+	n = attach();
+	if(n < 0) {
+		LM_WARN("kernel stage not attached (ovc works as without it): %s\n",
+				ks->why);
+		return 0;
+	}
+	loaded = 1;
+	atomic_store(&ks->sockets, n);
+	LM_NOTICE("kernel stage attached to %d UDP socket(s): a socket filter"
+			  " of %u instructions drops initial INVITEs past the 503"
+			  " budget (%d %% of capacity)\n",
+			n, ovc_ksb_insns(), ovc_kstage_budget);
+	return 0;
+}
+
+/* May the stage drop now? */
+static int may_act(void)
+{
+	return loaded && ovc_overloaded() && !atomic_load(&ovc->dry_run)
+		   && atomic_load(&ovc->alg) != OVC_ALG_NONE;
+}
+
+/* Each epoch, before the step: the kernel's counters. */
+static void ks_measure(const struct ovc_tick *t, struct ovc_measure *m)
+{
+	struct ovc_ks_stats s;
+	uint64_t v[K_COUNT];
+	int i;
+
+	if(!loaded || ovc_ksb_read(&ksb, &s) < 0)
+		return;
+	v[K_INVITES] = s.invites;
+	v[K_INITIAL] = s.initial;
+	v[K_UNSURE] = s.unsure;
+	v[K_SPARED] = s.spared;
+	v[K_DROPPED] = s.dropped;
+	for(i = 0; i < K_COUNT; i++) {
+		if(atomic_load(&ks->reset))
+			atomic_store(&ks->base[i], v[i]);
+		atomic_store(&ks->k[i], v[i]);
+	}
+	atomic_store(&ks->reset, 0);
+}
+
+/* Each epoch, after the step: the split, and the share into the map. */
+static void ks_apply(const struct ovc_ctl *ctl, const struct ovc_measure *m,
+		const struct ovc_output *out)
+{
+	struct ovc_ksplit_params p = {
+			ovc_kstage_budget / 100.0, KS_WEIGHT, KS_MAX, KS_MIN_REFUSALS};
+	uint64_t rej = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_REJECTED]);
+	uint64_t kd = atomic_load(&ks->k[K_DROPPED]);
+	struct ovc_ksplit_in in;
+	double share;
+
+	if(!loaded)
+		return;
+	in.dt_s = m->dt_s;
+	in.offered = m->offered[OVC_CLASS_INVITE];
+	in.admitted = m->admitted[OVC_CLASS_INVITE];
+	in.refused = rej >= rejected_last ? rej - rejected_last : rej;
+	in.kdropped = kd >= kdropped_last ? kd - kdropped_last : 0;
+	in.cpu_reject = m->cpu_reject;
+	in.may_act = may_act();
+	rejected_last = rej;
+	kdropped_last = kd;
+	share = ovc_ksplit_step(&split, &p, &in);
+	if(share != ovc_dload(&ks->share)
+			&& ovc_ksb_set_share(&ksb, (uint64_t)(share * OVC_KS_ONE)) < 0)
+		return; /* kept: the next epoch tries again */
+	ovc_dstore(&ks->share, share);
+	ovc_dstore(&ks->target, split.target);
+	ovc_dstore(&ks->cost, split.cost);
+	ovc_dstore(&ks->afford, split.affordable);
+}
+
+static uint64_t since_reset(int i)
+{
+	uint64_t v = atomic_load(&ks->k[i]), b = atomic_load(&ks->base[i]);
+
+	return v >= b ? v - b : v;
+}
+
+static void ks_start(const struct ovc_tick *t)
+{
+	int s;
+
+	ovc_ksplit_init(&split);
+	rejected_last =
+			atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_REJECTED]);
+	for(s = 0; s < OVC_SLOTS; s++)
+		drops_at[s] = atomic_load(&ks->k[K_DROPPED]);
+}
+
+static void ks_second_end(
+		const struct ovc_tick *t, int64_t sec, struct ovc_row *row)
+{
+	row->kstage_share = ovc_dload(&ks->share);
+	drops_at[sec % OVC_SLOTS] = atomic_load(&ks->k[K_DROPPED]);
+}
+
+static void ks_second_close(int64_t sec, struct ovc_row *row)
+{
+	uint64_t before = drops_at[(sec + OVC_SLOTS - 1) % OVC_SLOTS];
+	uint64_t now = drops_at[sec % OVC_SLOTS];
+
+	row->kstage_drops = now >= before ? now - before : 0;
+}
+
+/* ovc.stats "kstage". */
+static void ks_stats(rpc_t *rpc, void *ctx, void *th)
+{
+	void *h;
+
+	if(rpc->struct_add(th, "{", "kstage", &h) < 0)
+		return;
+	rpc->struct_add(h, "sdsdffffJJJJJJJ", "state", loaded ? "attached" : "off",
+			"sockets", atomic_load(&ks->sockets), "why", ks->why, "budget_pct",
+			ovc_kstage_budget, "share", ovc_dload(&ks->share), "target",
+			ovc_dload(&ks->target), "cost_per_refusal_us",
+			ovc_dload(&ks->cost) * 1e6, "affordable_per_s",
+			ovc_dload(&ks->afford), "invites",
+			(unsigned long long)since_reset(K_INVITES), "initial",
+			(unsigned long long)since_reset(K_INITIAL), "unsure",
+			(unsigned long long)since_reset(K_UNSURE), "spared",
+			(unsigned long long)since_reset(K_SPARED), "dropped",
+			(unsigned long long)since_reset(K_DROPPED), "pushes",
+			(unsigned long long)atomic_load(&ks->pushes), "push_errors",
+			(unsigned long long)atomic_load(&ks->push_errors));
+}
+
+static void ks_reset(void)
+{
+	atomic_store(&ks->pushes, 0);
+	atomic_store(&ks->push_errors, 0);
+	atomic_store(&ks->reset, 1);
+}
+
+static void ks_destroy(void)
+{
+	if(loaded) {
+		detach_all();
+		ovc_ksb_close(&ksb);
+		loaded = 0;
+	}
+	if(ks != NULL)
+		shm_free(ks);
+	ks = NULL;
+}
+
+void ovc_kstage_admitted(const char *buf, size_t len)
+{
+	static struct ovc_ks_work w;
+	size_t n = len < OVC_KS_SCAN ? len : OVC_KS_SCAN;
+
+	if(!loaded)
+		return;
+	memcpy(w.b, buf, n);
+	if(ovc_ks_classify(&w, (unsigned)n) != OVC_KS_INVITE)
+		return; /* the filter passes it anyway */
+	if(ovc_ksb_admit(&ksb, w.key, (uint32_t)ovc_now_sec_coarse()) < 0)
+		atomic_fetch_add_explicit(&ks->push_errors, 1, memory_order_relaxed);
+	else
+		atomic_fetch_add_explicit(&ks->pushes, 1, memory_order_relaxed);
+}
+
+/* statistics: the kernel's drops and the share in force, per mille */
+static counter_val_t stat_get(counter_handle_t h, void *param)
+{
+	if(ks == NULL)
+		return 0;
+	if(param == NULL)
+		return (counter_val_t)since_reset(K_DROPPED);
+	return (counter_val_t)(ovc_dload(&ks->share) * 1000 + 0.5);
+}
+
+/* Group "ovc": kstage_dropped, kstage_share_permille (mod_init). */
+static int register_stats(void)
+{
+	counter_handle_t h;
+
+	if(counter_register(&h, "ovc", "kstage_dropped", 0, stat_get, NULL,
+			   "initial INVITEs the kernel stage dropped",
+			   0) < 0
+			|| counter_register(&h, "ovc", "kstage_share_permille", 0, stat_get,
+					   (void *)1L,
+					   "share of initial INVITEs the kernel stage drops,"
+					   " per mille",
+					   0)
+					   < 0)
+		return -1;
+	return 0;
+}
+
+const struct ovc_part ovc_part_kstage = {
+		.name = "kernel stage",
+		.init = ks_init,
+		.child_init = ks_child_init,
+		.start = ks_start,
+		.measure = ks_measure,
+		.apply = ks_apply,
+		.second_end = ks_second_end,
+		.second_close = ks_second_close,
+		.stats = ks_stats,
+		.reset = ks_reset,
+		.destroy = ks_destroy,
+};
