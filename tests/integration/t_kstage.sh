@@ -23,7 +23,7 @@ ks_key() {
 }
 
 cg=$(cg_make "$QUOTA_US" "$PERIOD_US")
-kam_start -c "$cg" 'OVC_KSTAGE_BUDGET=5'
+kam_start -c "$cg" 'OVC_KSTAGE=1' 'OVC_KSTAGE_BUDGET=5'
 if [ "$(ks_key state)" != attached ]; then
 	why=$(grep -o "kernel stage not attached.*" "$T_DIR/kam.log" | head -n1)
 	kam_stop
