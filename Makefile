@@ -76,7 +76,7 @@ $(K_DEFS_FILE): scripts/kam-defs.sh $(KSRC)/core/sr_module.h $(K_BIN) \
 		$(wildcard $(KSRC)/config.mak) | $(BUILD)/mod
 	./scripts/kam-defs.sh $(KSRC) $(KAMAILIO) >$@.tmp && mv $@.tmp $@
 $(BUILD)/mod/%.o: modules/ovc/%.c $(wildcard modules/ovc/*.h) \
-		modules/ovc/ovc_columns.def \
+		modules/ovc/ovc_columns.def modules/ovc/ovc_stats.def \
 		$(wildcard include/ovc/*.h) $(K_DEFS_FILE) | $(BUILD)/mod
 	$(CC) $(MOD_CFLAGS) -Imodules/ovc/bpf -c $< -o $@
 $(MOD): $(MOD_OBJ) $(KSTAGE_OBJ) $(LIB)
@@ -194,6 +194,11 @@ $(BUILD)/modparams_doc: scripts/modparams_doc.c $(LIB) \
 		modules/ovc/ovc_rxq.h | $(BUILD)/tests
 	$(CC) $(LIB_CFLAGS) -Imodules/ovc -o $@ $< $(LIB) -lm
 docs check-docs: $(BUILD)/modparams_doc
+# the README's statistics table, from the module's one list of them
+$(BUILD)/stats_doc: scripts/stats_doc.c modules/ovc/ovc_stats.def \
+		| $(BUILD)/tests
+	$(CC) $(LIB_CFLAGS) -Imodules/ovc -o $@ $<
+docs check-docs: $(BUILD)/stats_doc
 $(MOD_OBJ): modules/ovc/ovc_modparams.def
 
 # Testbed/campaign tools and the simulator bring their own fragments.

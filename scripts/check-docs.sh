@@ -7,14 +7,16 @@
 # <!-- modparams:begin --> and <!-- modparams:end -->, and a section
 # "### `name`" for each) and the per-second CSV columns exactly as
 # modules/ovc/ovc_columns.def lists them (between <!-- csv:begin --> and
-# <!-- csv:end -->), and must document every script function,
-# pseudo-variable key, RPC and statistic that the module exports.
+# <!-- csv:end -->), the statistics exactly as modules/ovc/ovc_stats.def
+# lists them (between <!-- stats:begin --> and <!-- stats:end -->), and
+# must document every script function, pseudo-variable key, RPC and
+# statistic that the module exports.
 # --update rewrites the tables in place.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 readme="$top/modules/ovc/README.md"
 # each table: <!-- NAME:begin/end --> markers, made by build/NAME_doc
-tables="params modparams csv"
+tables="params modparams csv stats"
 
 if [ "${1:-}" = --update ]; then
 	for mark in $tables; do
@@ -53,14 +55,11 @@ src="$top/modules/ovc"
 names=" ovc_admit ovc_dst_admit "
 names+=$(grep -oE '\{"ovc\.[a-z]+"' "$src/ovc_rpc.c" | tr -d '{"' | tr '\n' ' ')
 names+=" \$ovc(verdict) \$ovc(f) \$ovc(cpu) \$ovc(queue) KSR.ovc.admit KSR.ovc.admit_flags KSR.ovc.dst_admit KSR.ovc.dst_admit_uri"
-for c in invite indialog register other; do
-	for v in offered admitted rejected dropped queued dequeued would_reject; do
-		names+=" ${c}_${v}"
-	done
-done
-names+=" replies_sent acks_absorbed fast_rejects fast_fallthrough rx_queue_bytes rx_queue_msgs"
-names+=" rx_queue_wait_ms rx_drain_msgs_s tcp_rx_bytes rx_drops age_rejects guard_f rcvbuf_bytes"
-names+=" dst_passed dst_refused oc_sent oc_received"
+# every statistic the module registers, from its one list
+names+=" "$(sed -n 's/^OVC_STAT(\([a-z0-9_]*\),.*/\1/p' "$src/ovc_stats.def" |
+	tr '\n' ' ')
+names+=" fast_fallthrough rx_queue_msgs rx_queue_wait_ms rx_drain_msgs_s"
+names+=" tcp_rx_bytes rx_drops guard_f rcvbuf_bytes"
 for n in $names; do
 	if ! grep -qF -- "$n" "$readme"; then
 		echo "check-docs: $readme does not document '$n'"

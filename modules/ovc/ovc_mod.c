@@ -15,7 +15,6 @@
 
 #include "core/sr_module.h"
 #include "core/cfg/cfg_struct.h"
-#include "core/counters.h"
 #include "core/events.h"
 #include "core/dprint.h"
 #include "core/kemi.h"
@@ -33,6 +32,7 @@
 #include "ovc_rxq.h"
 #include "ovc_sampler.h"
 #include "ovc_shm.h"
+#include "ovc_stats.h"
 #include "ovc_ticker.h"
 
 MODULE_VERSION
@@ -196,127 +196,6 @@ static int pv_get_ovc(sip_msg_t *msg, pv_param_t *param, pv_value_t *res)
 	return pv_get_null(msg, param, res);
 }
 
-/* ------------------------------------------------------- statistics */
-
-static char stat_names[OVC_CLASS_COUNT][OVC_V_COUNT][32];
-
-/* statistics reading an event total: OVC_STAT_EV_BASE + the event */
-#define OVC_STAT_EV_BASE (OVC_CLASS_COUNT * OVC_V_COUNT + 100)
-
-static counter_val_t stat_get(counter_handle_t h, void *param)
-{
-	long i = (long)param;
-
-	if(ovc == NULL)
-		return 0;
-	if(i == OVC_CLASS_COUNT * OVC_V_COUNT)
-		return (counter_val_t)atomic_load(&ovc->ev_total[OVC_E_REPLY]);
-	if(i == OVC_CLASS_COUNT * OVC_V_COUNT + 1)
-		return (counter_val_t)atomic_load(
-				&ovc->ev_total[OVC_E_ACK_ABSORBED]);
-	if(i == OVC_CLASS_COUNT * OVC_V_COUNT + 2)
-		return (counter_val_t)atomic_load(
-				&ovc->ev_total[OVC_E_FAST_REJECT]);
-	if(i >= OVC_STAT_EV_BASE && i < OVC_STAT_EV_BASE + OVC_E_COUNT)
-		return (counter_val_t)atomic_load(
-				&ovc->ev_total[i - OVC_STAT_EV_BASE]);
-	return (counter_val_t)atomic_load(
-			&ovc->total.v[i / OVC_V_COUNT][i % OVC_V_COUNT]);
-}
-
-/* The statistics of overload control between servers: an event total
- * each. */
-static int register_event_stats(void)
-{
-	static const struct
-	{
-		const char *name;
-		enum ovc_event e;
-		const char *doc;
-	} evs[] = {
-			{"dst_passed", OVC_E_DST_PASSED,
-					"requests ovc_dst_admit() let through"},
-			{"dst_refused", OVC_E_DST_REFUSED,
-					"requests refused by their next hop's feedback"},
-			{"oc_sent", OVC_E_OC_SENT,
-					"responses carrying this server's reduction"},
-			{"oc_received", OVC_E_OC_RECEIVED,
-					"feedback values taken from next hops"},
-	};
-	counter_handle_t h;
-	unsigned i;
-
-	for(i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
-		if(counter_register(&h, "ovc", (char *)evs[i].name, 0, stat_get,
-				   (void *)(long)(OVC_STAT_EV_BASE + evs[i].e),
-				   (char *)evs[i].doc, 0)
-				< 0)
-			return -1;
-	return 0;
-}
-
-/* Registers group "ovc": <class>_<verdict> and replies_sent. */
-static int register_stats(void)
-{
-	int c, v;
-
-	for(c = 0; c < OVC_CLASS_COUNT; c++) {
-		for(v = 0; v < OVC_V_COUNT; v++) {
-			counter_handle_t h;
-
-			snprintf(stat_names[c][v], sizeof(stat_names[c][v]), "%s_%s",
-					ovc_class_name(c), ovc_verdict_name(v));
-			if(counter_register(&h, "ovc", stat_names[c][v], 0, stat_get,
-					   (void *)(long)(c * OVC_V_COUNT + v),
-					   "ovc requests per class and verdict", 0)
-					< 0)
-				return -1;
-		}
-	}
-	{
-		counter_handle_t h;
-
-		if(counter_register(&h, "ovc", "replies_sent", 0, stat_get,
-				   (void *)(long)(OVC_CLASS_COUNT * OVC_V_COUNT),
-				   "ovc reject replies sent", 0)
-				< 0)
-			return -1;
-		if(counter_register(&h, "ovc", "acks_absorbed", 0, stat_get,
-				   (void *)(long)(OVC_CLASS_COUNT * OVC_V_COUNT + 1),
-				   "ACKs to ovc's own rejects absorbed", 0)
-				< 0)
-			return -1;
-		if(counter_register(&h, "ovc", "fast_rejects", 0, stat_get,
-				   (void *)(long)(OVC_CLASS_COUNT * OVC_V_COUNT + 2),
-				   "rejects answered at datagram arrival", 0)
-				< 0)
-			return -1;
-		if(counter_register(&h, "ovc", "queue_full", 0, stat_get,
-				   (void *)(long)(OVC_STAT_EV_BASE + OVC_E_QUEUE_FULL),
-				   "INVITEs rejected because the queue was full", 0)
-						< 0
-				|| counter_register(&h, "ovc", "queue_expired", 0, stat_get,
-						   (void *)(long)(OVC_STAT_EV_BASE
-										  + OVC_E_QUEUE_EXPIRED),
-						   "queued INVITEs too old when dequeued", 0)
-						   < 0
-				|| counter_register(&h, "ovc", "queue_absorbed", 0, stat_get,
-						   (void *)(long)(OVC_STAT_EV_BASE
-										  + OVC_E_QUEUE_ABSORBED),
-						   "retransmissions of queued INVITEs absorbed", 0)
-						   < 0
-				|| counter_register(&h, "ovc", "age_rejects", 0, stat_get,
-						   (void *)(long)(OVC_STAT_EV_BASE
-										  + OVC_E_AGE_REJECT),
-						   "INVITEs rejected: waited > rxq.max_age_ms", 0)
-						   < 0)
-			return -1;
-		if(register_event_stats() < 0)
-			return -1;
-	}
-	return 0;
-}
-
 /* ------------------------------------------------------ init/destroy */
 
 static int mod_init(void)
@@ -338,7 +217,7 @@ static int mod_init(void)
 		LM_ERR("cannot initialise ovc's shared state\n");
 		return -1;
 	}
-	if(register_stats() < 0) {
+	if(ovc_stats_register() < 0) {
 		LM_ERR("cannot register the ovc statistics\n");
 		goto error;
 	}

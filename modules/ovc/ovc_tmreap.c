@@ -12,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "core/counters.h"
 #include "core/dprint.h"
 #include "core/mem/shm_mem.h"
 
@@ -82,47 +81,6 @@ static void on_request_in(struct cell *t, int type, struct tmcb_params *ps)
 	}
 }
 
-/* ------------------------------------------------ statistics */
-
-static char stat_names[OVC_CLASS_COUNT][24];
-
-/* param: class index, or OVC_CLASS_COUNT for the live total */
-static counter_val_t stat_get(counter_handle_t h, void *param)
-{
-	long i = (long)param;
-	int64_t n = 0;
-	int c;
-
-	if(ovc_tr == NULL)
-		return 0;
-	if(i >= 0 && i < OVC_CLASS_COUNT)
-		return (counter_val_t)atomic_load(&ovc_tr->ended[i]);
-	for(c = 0; c < OVC_CLASS_COUNT; c++)
-		n += atomic_load(&ovc_tr->live[c]);
-	return (counter_val_t)(n > 0 ? n : 0);
-}
-
-/* Group "ovc": reaped_<class> (over-age transactions ended) and
- * live_transactions. */
-static int register_stats(void)
-{
-	counter_handle_t h;
-	int c;
-
-	for(c = 0; c < OVC_CLASS_COUNT; c++) {
-		snprintf(stat_names[c], sizeof(stat_names[c]), "reaped_%s",
-				ovc_class_name(c));
-		if(counter_register(&h, "ovc", stat_names[c], 0, stat_get,
-				   (void *)(long)c,
-				   "over-age transactions ended by R-SOCA memory control",
-				   0)
-				< 0)
-			return -1;
-	}
-	return counter_register(&h, "ovc", "live_transactions", 0, stat_get,
-			(void *)(long)OVC_CLASS_COUNT, "tm transactions alive", 0);
-}
-
 /* ------------------------------------------------ init */
 
 int ovc_tmreap_init(unsigned mem_source)
@@ -143,10 +101,6 @@ int ovc_tmreap_init(unsigned mem_source)
 		return -1;
 	}
 	memset(ovc_tr, 0, sizeof(*ovc_tr));
-	if(register_stats() < 0) {
-		LM_ERR("cannot register the rsoca memory statistics\n");
-		goto error;
-	}
 	if(!ovc_tr_tm_ok) {
 		LM_INFO("tm not loaded: rsoca memory control measures shared"
 				" memory only and ends no transactions\n");
