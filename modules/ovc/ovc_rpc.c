@@ -89,15 +89,15 @@ static void ovc_rpc_stats(rpc_t *rpc, void *ctx)
 		rpc->fault(ctx, 500, "Internal error creating the reply");
 		return;
 	}
-	rpc->struct_add(th, "sssdfffsfffJJJJJJJ", "algorithm",
+	rpc->struct_add(th, "ssddfffsfdfJJJJJJJ", "algorithm",
 			ovc_alg_name(atomic_load(&ovc->alg)), "mode",
 			ovc_mode_name(atomic_load(&ovc->mode)), "dry_run",
-			atomic_load(&ovc->dry_run) ? "yes" : "no", "reject_code",
+			atomic_load(&ovc->dry_run) ? 1 : 0, "reject_code",
 			ovc_reply.code, "f", ovc_dload(&ovc->f), "cpu",
 			ovc_dload(&ovc->cpu), "cpu_1s", ovc_dload(&ovc->cpu_1s),
 			"cpu_source", ovc_cpu_source_name(ovc->cpu_source),
 			"cpu_capacity", ovc->cpu_capacity, "queue_len",
-			(double)ovc_queue_len(), "queue_delay_ms",
+			(int)ovc_queue_len(), "queue_delay_ms",
 			ovc_q ? ovc_dload(&ovc_q->delay_ms) : 0.0, "mem_used",
 			(unsigned long long)atomic_load(&ovc->mem_used), "epochs",
 			(unsigned long long)atomic_load(&ovc->epochs), "replies",

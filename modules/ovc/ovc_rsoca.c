@@ -3,6 +3,7 @@
  * ovc - R-SOCA's DoS and burst protection, I from tm replies, emergency
  * match and reject reply (004 §III-A..C). See ovc_rsoca.h.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -335,12 +336,12 @@ static void rsoca_stats(rpc_t *rpc, void *ctx, void *th)
 
 	if(rs == NULL || rpc->struct_add(th, "{", "rsoca", &h) < 0)
 		return;
-	rpc->struct_add(h, "sdfffffffffdddJJJ", "in_force",
-			ovc_traits_now()->dialog_limits ? "yes" : "no",
+	rpc->struct_add(h, "ddfffJfffffdddJJJ", "in_force",
+			ovc_traits_now()->dialog_limits ? 1 : 0,
 			"i_from_tm", atomic_load(&rs->tm_bound), "p", ovc_dload(&rs->p),
 			"p_cpu", ovc_dload(&rs->p_cpu), "p_mem", ovc_dload(&rs->p_mem),
-			"i_last", ovc_dload(&rs->i_last), "i_used",
-			ovc_dload(&rs->i_used), "d_en", ovc_dload(&rs->d_en),
+			"i_last", (unsigned long long)llround(ovc_dload(&rs->i_last)),
+			"i_used", ovc_dload(&rs->i_used), "d_en", ovc_dload(&rs->d_en),
 			"drop_cap", ovc_dload(&rs->cap), "txn_en",
 			ovc_dload(&rs->txn_en), "burst_limit_invite",
 			ovc_dload(&rs->burst_limit[OVC_CLASS_INVITE]),

@@ -5,6 +5,8 @@
  * use for the controller at each epoch, the memory and reaped_* columns
  * of the per-second row, and the "rsoca_mem" block of ovc.stats.
  */
+#include <math.h>
+
 #include "core/pt.h"
 #include "core/sr_module.h"
 
@@ -84,6 +86,12 @@ static void tmreap_reset(void)
 	atomic_store(&ovc_tr->passes, 0);
 }
 
+/* A size in bytes as an integer (0 for negative or NaN values). */
+static unsigned long long bytes(double v)
+{
+	return v > 0 ? (unsigned long long)llround(v) : 0;
+}
+
 /* ovc.stats "rsoca_mem". */
 static void tmreap_stats(rpc_t *rpc, void *ctx, void *th)
 {
@@ -98,11 +106,12 @@ static void tmreap_stats(rpc_t *rpc, void *ctx, void *th)
 	ovc_tr_params(&p);
 	src = p.memctl.source <= 2 ? (int)p.memctl.source : 0;
 	su = atomic_load(&ovc_tr->source_used);
-	rpc->struct_add(h, "sssdffffJJJ", "source", src_names[src],
+	rpc->struct_add(h, "ssddJJJfJJJ", "source", src_names[src],
 			"source_used", src_names[su >= 0 && su <= 2 ? su : 0], "tm",
-			ovc_tr_tm_ok ? "yes" : "no", "reap", (int)p.memctl.reap,
-			"mem_in_use", ovc_dload(&ovc_tr->in_use), "mem_min",
-			ovc_dload(&ovc_tr->mmin), "mem_max", ovc_dload(&ovc_tr->mmax),
+			ovc_tr_tm_ok ? 1 : 0, "reap", (int)p.memctl.reap, "mem_in_use",
+			bytes(ovc_dload(&ovc_tr->in_use)), "mem_min",
+			bytes(ovc_dload(&ovc_tr->mmin)), "mem_max",
+			bytes(ovc_dload(&ovc_tr->mmax)),
 			"p_mem", ovc_dload(&ovc_tr->p_mem),
 			"above_min", (unsigned long long)atomic_load(&ovc_tr->active),
 			"reap_passes", (unsigned long long)atomic_load(&ovc_tr->passes),

@@ -25,7 +25,7 @@ rpc ovc.set rsoca.reap_b 2 >/dev/null
 # the ramp's rejects answer 503, so every 500 at the UAC is a reaped one
 rpc ovc.set rsoca.reject_code 503 >/dev/null
 rpc ovc.stats >"$T_DIR/stats0.txt"
-grep -q 'tm: yes' "$T_DIR/stats0.txt" || fail "tm bound (ovc.stats rsoca_mem.tm)"
+grep -q 'tm: 1' "$T_DIR/stats0.txt" || fail "tm bound (ovc.stats rsoca_mem.tm)"
 
 uas_start silent "$SCN/uas-silent.xml"
 start=$(date +%s)
