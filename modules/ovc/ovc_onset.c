@@ -3,6 +3,9 @@
  * ovc - overload evidence for the module (see ovc_onset.h).
  */
 #include <math.h>
+#include <stdio.h>
+
+#include "core/dprint.h"
 
 #include "ovc/onset.h"
 
@@ -19,6 +22,7 @@ static ovc_time_ns window_start; /* start of the open window, ns */
 static uint64_t window_invites;	/* INVITEs offered by its start */
 static unsigned window_epochs;	/* epochs noted in overload in it */
 static unsigned window_held;	/* of those, held down by the controller */
+static ovc_time_ns onset_at;	/* when the overload in force started, ns */
 
 void ovc_onset_note_rx(int64_t wait_ns)
 {
@@ -53,6 +57,40 @@ void ovc_onset_settings(
 	ovc_dstore(&ovc->stall_ms, stall);
 }
 
+/* A wait of the window as text: ms, or "none" (no INVITE). */
+static const char *wait_text(double ms, char *buf, int size)
+{
+	if(ms < 0)
+		return "none";
+	snprintf(buf, size, "%.1f ms", ms);
+	return buf;
+}
+
+/* Logs a change of the overload state once, with its evidence: the least
+ * waits of the window that decided it (rx: receive queue, q: in-core
+ * queue beyond its target, least: the one judged, ms; INFINITY: evidence
+ * for the reason why), the CPU and f in force. */
+static void log_change(int on, ovc_time_ns now, double rx, double q,
+		double least, const char *why)
+{
+	char b1[32], b2[32], b3[32];
+	const char *w = isinf(least) ? why : wait_text(least, b1, sizeof(b1));
+	const char *wr = wait_text(rx, b2, sizeof(b2));
+	const char *wq = wait_text(q, b3, sizeof(b3));
+	double cpu = ovc_dload(&ovc->cpu), f = ovc_dload(&ovc->f);
+
+	if(on) {
+		onset_at = now;
+		LM_NOTICE("overload onset #%u: least wait %s (receive queue %s,"
+				  " in-core queue %s), cpu %.3f, f %.4f\n",
+				onset.onsets, w, wr, wq, cpu, f);
+		return;
+	}
+	LM_NOTICE("overload ended after %.1f s: least wait %s (receive queue"
+			  " %s, in-core queue %s), cpu %.3f, f %.4f\n",
+			onset_at ? (double)(now - onset_at) / 1e9 : 0.0, w, wr, wq, cpu, f);
+}
+
 /* Least wait noted in *m since the last call, ms (-1: none), reset. */
 static double take_min_ms(_Atomic uint64_t *m)
 {
@@ -67,6 +105,7 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 	struct ovc_onset_cfg cfg;
 	double win_ms, rx, q, least;
 	uint64_t invites;
+	const char *why = "";
 	int on;
 
 	win_ms = ovc_derive_onset_window_ms(
@@ -88,14 +127,18 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 	if(q >= 0)
 		q = fmax(q - queue_target_s * 1000.0, 0.0);
 	least = fmax(rx, q); /* either queue holding everything back */
-	if(least < 0 && invites > window_invites)
+	if(least < 0 && invites > window_invites) {
 		least = INFINITY; /* INVITEs whose wait cannot be measured (TCP,
 							 TLS): the controller acts, as in its paper */
-	if(2 * window_held > window_epochs)
+		why = "unmeasured (TCP, TLS)";
+	}
+	if(2 * window_held > window_epochs) {
+		why = "held down by pi's refusals";
 		least = INFINITY; /* pi keeps its queue at T_q and hides the
 							 overload it controls: while it refuses beyond
 							 twice its CPU headroom, its refusals are the
 							 evidence (noted in overload only) */
+	}
 	window_invites = invites;
 	window_epochs = 0;
 	window_held = 0;
@@ -111,7 +154,8 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 		on = 0; /* nothing is controlled, nothing to report (an age limit
 				   set under none acts in overload) */
 	window_start = now;
-	atomic_store(&ovc->overload, on);
+	if(on != atomic_exchange(&ovc->overload, on))
+		log_change(on, now, rx, q, least, why);
 	atomic_store(&ovc->onsets, onset.onsets);
 	return on;
 }

@@ -244,6 +244,12 @@ static const char *ovc_rpc_reset_doc[2] = {
 
 static void ovc_rpc_reset(rpc_t *rpc, void *ctx)
 {
+	const _Atomic uint64_t *inv = ovc->total.v[OVC_CLASS_INVITE];
+
+	LM_NOTICE("ovc.reset: counters and history zeroed (INVITEs offered"
+			  " %llu -> 0, rejected %llu -> 0)\n",
+			(unsigned long long)atomic_load(&inv[OVC_V_OFFERED]),
+			(unsigned long long)atomic_load(&inv[OVC_V_REJECTED]));
 	ovc_counts_reset();
 	ovc_parts_reset();
 }

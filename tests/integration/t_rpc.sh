@@ -128,6 +128,8 @@ st_adm=$(stat indialog_admitted)
 check "statistic ovc:indialog_admitted counts ACK and BYE" "$st_adm == 600"
 rpc ovc.reset
 check "ovc.reset zeroes the counters" "$(stats_class invite offered) == 0"
+check "ovc.reset is logged at NOTICE with what it zeroed" \
+	"$(grep -c 'NOTICE: .*ovc.reset: counters and history zeroed (INVITEs offered 300 -> 0' "$T_DIR/kam.log") == 1"
 check "ovc.reset empties the history" "$(rpc ovc.csv | wc -l) <= 3"
 
 # ctl's reply limit (binrpc_max_body_size 2 KiB here, ~2 rows): ovc.csv
