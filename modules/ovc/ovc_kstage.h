@@ -27,4 +27,11 @@ extern int ovc_kstage_budget;
  * when the stage is not attached. */
 void ovc_kstage_admitted(const char *buf, size_t len);
 
+/* Initial INVITEs the kernel dropped since start or ovc.reset (0 when
+ * the stage is not attached). */
+unsigned long long ovc_kstage_dropped(void);
+
+/* The share of initial INVITEs the kernel drops now, [0, 1]. */
+double ovc_kstage_share(void);
+
 #endif

@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/counters.h"
 #include "core/dprint.h"
 #include "core/mem/shm_mem.h"
 #include "core/pt.h"
@@ -87,14 +86,8 @@ static const char *veto(void)
 	return NULL;
 }
 
-static int register_stats(void);
-
 static int ks_init(const struct ovc_params *p)
 {
-	if(register_stats() < 0) {
-		LM_ERR("cannot register the kernel stage's statistics\n");
-		return -1;
-	}
 	ks = shm_malloc(sizeof(*ks));
 	if(ks == NULL) {
 		LM_ERR("no shared memory for the kernel stage\n");
@@ -325,32 +318,14 @@ void ovc_kstage_admitted(const char *buf, size_t len)
 		atomic_fetch_add_explicit(&ks->pushes, 1, memory_order_relaxed);
 }
 
-/* statistics: the kernel's drops and the share in force, per mille */
-static counter_val_t stat_get(counter_handle_t h, void *param)
+unsigned long long ovc_kstage_dropped(void)
 {
-	if(ks == NULL)
-		return 0;
-	if(param == NULL)
-		return (counter_val_t)since_reset(K_DROPPED);
-	return (counter_val_t)(ovc_dload(&ks->share) * 1000 + 0.5);
+	return ks != NULL ? (unsigned long long)since_reset(K_DROPPED) : 0;
 }
 
-/* Group "ovc": kstage_dropped, kstage_share_permille (mod_init). */
-static int register_stats(void)
+double ovc_kstage_share(void)
 {
-	counter_handle_t h;
-
-	if(counter_register(&h, "ovc", "kstage_dropped", 0, stat_get, NULL,
-			   "initial INVITEs the kernel stage dropped",
-			   0) < 0
-			|| counter_register(&h, "ovc", "kstage_share_permille", 0, stat_get,
-					   (void *)1L,
-					   "share of initial INVITEs the kernel stage drops,"
-					   " per mille",
-					   0)
-					   < 0)
-		return -1;
-	return 0;
+	return ks != NULL ? ovc_dload(&ks->share) : 0;
 }
 
 const struct ovc_part ovc_part_kstage = {

@@ -9,6 +9,7 @@
 
 #include "core/counters.h"
 
+#include "ovc_kstage.h"
 #include "ovc_nexthop.h"
 #include "ovc_queue.h"
 #include "ovc_shm.h"
