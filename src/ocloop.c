@@ -2,10 +2,10 @@
 /*
  * ovc - the server's RFC 7339 loss loop (see include/ovc/ocloop.h). Once a
  * second, with x the share of the arrivals the local controller admitted:
- *   overloaded, x < 0.5:         a := a x              (a flood)
- *   overloaded, 0.5 <= x < 0.95: a := a (1 + x) / 2
- *   overloaded, x >= 0.95:       a held
- *   not overloaded, a < 1:       a := a g, g = (a + (1 - a) / 4) / a
+ *   x < 0.5, overloaded or a < 1: a := a x              (a flood)
+ *   0.5 <= x < 0.95, the same:   a := a (1 + x) / 2
+ *   x >= 0.95, overloaded:       a := 1.02 a           (a probe)
+ *   x >= 0.95, not overloaded:   a := a g, g = (a + (1 - a) / 4) / a
  *                                clamped to [1.02, 1.25], raised to
  *                                min(target / cpu, 1.25) while cpu < target
  *   no arrivals (x < 0, NaN):    a held
@@ -22,7 +22,7 @@
 #include "ovc/ocloop.h"
 
 #define OCLOOP_X_FLOOD 0.5	 /* x below: a flood, a := a x */
-#define OCLOOP_X_HOLD 0.95	 /* x at or above: a held */
+#define OCLOOP_X_HOLD 0.95	 /* x at or above: a grows */
 #define OCLOOP_GAP 0.25		 /* share of its gap to 1 a grows by */
 #define OCLOOP_G_MIN 1.02	 /* least growth a second (factor) */
 #define OCLOOP_G_MAX 1.25	 /* most growth a second (factor) ... */
@@ -74,15 +74,15 @@ double ovc_ocloop_second(struct ovc_ocloop *l, double x, int overloaded,
 
 	if(isnan(x) || x < 0.0) {
 		/* no arrivals: nothing to judge */
-	} else if(overloaded) {
-		if(x > 1.0)
-			x = 1.0;
-		if(x < OCLOOP_X_FLOOD)
-			a *= x;
-		else if(x < OCLOOP_X_HOLD)
-			a *= (1.0 + x) / 2.0;
+	} else if(x < OCLOOP_X_HOLD && (overloaded || a < 1.0)) {
+		/* the local controller still refuses: what arrives is more
+		 * than it admits */
+		a *= x < OCLOOP_X_FLOOD ? x : (1.0 + x) / 2.0;
 	} else if(a < 1.0) {
-		a *= ocloop_growth(a, cpu, target);
+		/* (almost) all admitted: probe upwards, slowly while overload
+		 * is still evident (a proxy at its capacity may show it while
+		 * admitting all), else by the gap */
+		a *= overloaded ? OCLOOP_G_MIN : ocloop_growth(a, cpu, target);
 	}
 	a = ocloop_clamp(a);
 	l->a = a;

@@ -3,14 +3,17 @@
  * ovc - the server side of RFC 7339's loss algorithm (§5.5): which share
  * a of their initial requests this server asks its clients to send, from
  * what its own controller does with what they send now. Once a second:
- * while overload is evident and the local controller admits a fraction
- * x < 0.95 of the initial INVITEs, a shrinks by x (a flood, x < 0.5) or
- * by (1 + x) / 2, so that what arrives approaches what is admitted;
- * without overload it grows back by a quarter of its gap to 1 (within a
- * factor 1.02-1.25 a second, or at least target / cpu, at most 1.25,
- * while the CPU is below the controller's target: a bottleneck other than
- * the CPU, e.g. a slow database, must not make it double) and the loop disengages at
- * a = 1. The reduction announced is 100 (1 - a) percent, which
+ * while the local controller admits a fraction x < 0.95 of the initial
+ * INVITEs (and overload is evident, or the loop is engaged), a shrinks
+ * by x (a flood, x < 0.5) or by (1 + x) / 2, so that what arrives
+ * approaches what is admitted; while it admits (almost) all, a grows: by
+ * 2 % a second while overload is still evident (a probe: a proxy at its
+ * capacity may show overload while admitting all, and a held a would
+ * ratchet down on every refusal), else by a quarter of its gap to 1
+ * (within a factor 1.02-1.25 a second, or at least target / cpu, at most
+ * 1.25, while the CPU is below the controller's target: a bottleneck
+ * other than the CPU, e.g. a slow database, must not make it double),
+ * and the loop disengages at a = 1. The reduction announced is 100 (1 - a) percent, which
  * ovc_ocloop_publish() dithers between its two nearest integers so that
  * the clients' average follows a exactly. Pure; one instance per server.
  */

@@ -66,9 +66,12 @@ START_TEST(test_law)
 			ovc_ocloop_second(&l, 0.5, 1, 1.0, TARGET), 0.75, 1e-12);
 	ck_assert_double_eq_tol(
 			ovc_ocloop_second(&l, 0.9, 1, 1.0, TARGET), 0.7125, 1e-12);
-	/* overloaded, x >= 0.95: held */
+	/* overloaded, x >= 0.95: a probe of 2 % */
 	ck_assert_double_eq_tol(
-			ovc_ocloop_second(&l, 0.97, 1, 1.0, TARGET), 0.7125, 1e-12);
+			ovc_ocloop_second(&l, 0.97, 1, 1.0, TARGET), 0.72675, 1e-12);
+	/* engaged, x < 0.95 without overload evident: cut all the same */
+	ck_assert_double_eq_tol(ovc_ocloop_second(&l, 0.9, 0, 1.0, TARGET),
+			0.72675 * 0.95, 1e-12);
 	/* no overload, CPU at its target: a quarter of the gap (within
 	 * 1.02-1.25) */
 	l.a = 0.6;
@@ -250,6 +253,33 @@ static void check_closed_loop(double n, int cpu_known)
 	ck_assert_uint_eq(ovc_ocloop_publish(&s.l), 0);
 }
 
+/* A pessimistic core: its controller admits only up to 0.85 C and overload
+ * stays evident at every load (a quota's stalls). From a ratcheted a the
+ * loop climbs back and holds the arrivals near what it admits. */
+START_TEST(test_closed_loop_pessimistic)
+{
+	struct ovc_ocloop l;
+	double ce = 0.85 * SIM_C, arr = 0, sum = 0, x;
+	unsigned t, i;
+
+	ovc_ocloop_init(&l);
+	l.a = 0.05; /* ratcheted down at 8x */
+	for(t = 0; t < 90; t++) {
+		double pub = 0;
+
+		for(i = 0; i < SIM_ANN; i++)
+			pub += ovc_ocloop_publish(&l);
+		arr = 8 * SIM_C * (1.0 - pub / SIM_ANN / 100.0);
+		x = fmin(1.0, ce / arr);
+		ovc_ocloop_second(&l, x, 1, -1, TARGET);
+		if(t >= 60)
+			sum += arr;
+	}
+	ck_assert_msg(sum / 30 >= 0.95 * ce && sum / 30 <= 1.15 * ce,
+			"mean arrivals %g for %g admitted", sum / 30, ce);
+}
+END_TEST
+
 START_TEST(test_closed_loop)
 {
 	static const double n[] = {2, 4, 8, 16};
@@ -273,6 +303,7 @@ Suite *make_suite_ocloop(void)
 	tcase_add_test(tc, test_no_arrivals_and_nan);
 	tcase_add_test(tc, test_publish);
 	tcase_add_test(tc, test_closed_loop);
+	tcase_add_test(tc, test_closed_loop_pessimistic);
 	suite_add_tcase(s, tc);
 	return s;
 }
