@@ -4,6 +4,7 @@
  * dry_run) and every entry of the parameter registry. A refused value
  * changes nothing: a new value is tried on a trial controller first.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -93,29 +94,39 @@ void ovc_rpc_get(rpc_t *rpc, void *ctx)
 	add_param(rpc, th, d, &p);
 }
 
-/* Reads the value argument as text into buf. kamcmd sends numbers as int
- * or double, so registry values (all numeric) are scanned as a number and
- * printed back; the plain names take text. Returns 0 or -1. */
-static int scan_value(
-		rpc_t *rpc, void *ctx, int numeric, char *buf, int size)
+/* Reads the value argument as text into buf, whatever its RPC type, for
+ * the registry's own parser: a string as sent, a number (binrpc int or
+ * double, JSON number) printed with 15 significant digits, which every
+ * decimal of up to 15 digits survives (jsonrpcs reads 0.0009 as
+ * 0.0009000000000000001). In Kamailio 5.6 "S" fails on a number without
+ * consuming it (ctl: type mismatch; jsonrpcs: no conversion), then ".f"
+ * reads it; ".f" first would take a string's leading number ("0.5junk":
+ * 0.5, ctl) or 0 (jsonrpcs), and ".S" prints a JSON number's integer part
+ * and cannot print a binrpc double (nor can "S" with ctl's
+ * autoconversion on: doubles are then refused). binrpc carries a double
+ * as whole thousandths and kamcmd's integers in 32 bits (kamcmd sends
+ * 0.0009 as 0): a value needing more goes as text (kamcmd: s:0.0009).
+ * jsonrpcs gives true as 1 and null as 0: they cannot be told from
+ * numbers here. Returns 0, or -1 for no value, an empty one, one too
+ * long or with a NUL inside. */
+static int scan_value(rpc_t *rpc, void *ctx, char *buf, int size)
 {
 	str s = STR_NULL;
 	double d;
 	int n;
 
-	if(numeric) {
-		if(rpc->scan(ctx, ".f", &d) < 1)
+	if(rpc->scan(ctx, "*S", &s) == 1) {
+		if(s.s == NULL || s.len <= 0 || s.len >= size
+				|| memchr(s.s, '\0', s.len) != NULL)
 			return -1;
-		n = snprintf(buf, size, "%.15g", d);
-		return (n > 0 && n < size) ? 0 : -1;
+		memcpy(buf, s.s, s.len);
+		buf[s.len] = '\0';
+		return 0;
 	}
-	if(rpc->scan(ctx, ".S", &s) < 1 || s.s == NULL)
+	if(rpc->scan(ctx, "*.f", &d) != 1 || !isfinite(d))
 		return -1;
-	if(s.len <= 0 || s.len >= size)
-		return -1;
-	memcpy(buf, s.s, s.len);
-	buf[s.len] = '\0';
-	return 0;
+	n = snprintf(buf, size, "%.15g", d);
+	return (n > 0 && n < size) ? 0 : -1;
 }
 
 const char *ovc_rpc_set_doc[2] = {
@@ -208,9 +219,9 @@ void ovc_rpc_set(rpc_t *rpc, void *ctx)
 		rpc->fault(ctx, 404, "Unknown parameter %s", nbuf);
 		return;
 	}
-	if(scan_value(rpc, ctx, !is_plain(nbuf), vbuf, sizeof(vbuf)) < 0) {
-		rpc->fault(ctx, 400, "%s: the value must be %s", nbuf,
-				is_plain(nbuf) ? "given" : "a number");
+	if(scan_value(rpc, ctx, vbuf, sizeof(vbuf)) < 0) {
+		rpc->fault(
+				ctx, 400, "%s: no value, an empty one or one too long", nbuf);
 		return;
 	}
 	if(set_plain(rpc, ctx, nbuf, vbuf))
@@ -242,7 +253,7 @@ void ovc_rpc_set(rpc_t *rpc, void *ctx)
 		ovc->params = p;
 		atomic_store(&ovc->reconfig, 1);
 		ovc_rsoca_settings(&p); /* the reply changes at once */
-		LM_NOTICE("ovc.set %s: %g -> %g\n", nbuf, old, now);
+		LM_NOTICE("ovc.set %s: %.15g -> %.15g\n", nbuf, old, now);
 	}
 	lock_release(&ovc->lock);
 	if(rc != OVC_OK)
