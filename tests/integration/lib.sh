@@ -158,13 +158,14 @@ kam_stop() {
 rpc() { kamcmd -s "$CTL" "$@"; }
 
 # uas_start NAME [SCENARIO]: a SIPp UAS on UAS_PORT writing per-second
-# stats and message counts into $T_DIR/NAME/. Bounded: exits after 600 s.
+# stats and message counts into $T_DIR/NAME/. Bounded: exits after
+# UAS_TIMEOUT seconds (600).
 uas_start() {
 	local name=$1 scen=${2:-$SCN/uas.xml}
 	mkdir -p "$T_DIR/$name"
-	(cd "$T_DIR/$name" && exec timeout 600 sipp -sf "$scen" -i 127.0.0.1 \
-		-p "$UAS_PORT" -nostdin -trace_stat -stf stat.csv \
-		-trace_counts -fd 1 >out.txt 2>&1) &
+	(cd "$T_DIR/$name" && exec timeout "${UAS_TIMEOUT:-600}" sipp \
+		-sf "$scen" -i 127.0.0.1 -p "$UAS_PORT" -nostdin -trace_stat \
+		-stf stat.csv -trace_counts -fd 1 >out.txt 2>&1) &
 	T_UAS_PID=$!
 	T_PIDS+=("$T_UAS_PID")
 	sleep 0.3
