@@ -6,14 +6,10 @@
  * (each in an exact-size copy, so ASan sees any overread) and checks that
  * what was written reads back, that a small output gets OVC_EFULL with
  * nothing written, and that a rewrite grows the message by at most
- * OVC_OC_GROWTH. Any violated invariant aborts. Not in tests/fuzz/fuzz.mk
- * yet; build and run by hand:
- *
- *   clang -std=gnu11 -g -O1 -Iinclude -fno-omit-frame-pointer \
- *     -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
- *     -o build/fuzz/fuzz_oc7339 tests/fuzz/fuzz_oc7339.c src/oc7339.c
- *   build/fuzz/fuzz_oc7339 -max_total_time=60 -dict=tests/fuzz/sip.dict \
- *     CORPUS tests/fuzz/seeds
+ * OVC_OC_GROWTH. Any violated invariant aborts. Built and run by
+ * tests/fuzz/fuzz.mk: make check-fuzz (every seed once, then a short
+ * exploration), make fuzz-oc7339 (FUZZ_TIME seconds) over RFC 7339's
+ * examples (tests/fuzz/seeds-oc7339), tests/fuzz/seeds and RFC 4475.
  */
 #include <stdint.h>
 #include <stdlib.h>
