@@ -4,7 +4,8 @@
  * second, with x the share of the arrivals the local controller admitted:
  *   x < 0.5, overloaded or a < 1: a := a x              (a flood)
  *   0.5 <= x < 0.95, the same:   a := a (1 + x) / 2
- *   x >= 0.95, overloaded:       a := 1.02 a           (a probe)
+ *   x >= 0.95, overloaded:       a := a max(1.02, min(target / cpu, 1.25))
+ *                                (a probe, faster with CPU to spare)
  *   x >= 0.95, not overloaded:   a := a g, g = (a + (1 - a) / 4) / a
  *                                clamped to [1.02, 1.25], raised to
  *                                min(target / cpu, 1.25) while cpu < target
@@ -41,6 +42,18 @@ void ovc_ocloop_init(struct ovc_ocloop *l)
 	l->a = 1.0;
 	l->engaged = 0;
 	l->carry = 0.0;
+}
+
+/* Growth factor of a probe while overload is still evident: G_MIN, or
+ * the CPU's headroom target / cpu (at most G_MAX) when it has one. */
+static double ocloop_probe(double cpu, double target)
+{
+	double c;
+
+	if(!(cpu > 0.0) || !(target > 0.0) || cpu >= target)
+		return OCLOOP_G_MIN;
+	c = target / cpu;
+	return c > OCLOOP_G_MAX ? OCLOOP_G_MAX : c;
 }
 
 /* Growth factor of a (in [A_MIN, 1)) for one second without overload. */
@@ -82,7 +95,8 @@ double ovc_ocloop_second(struct ovc_ocloop *l, double x, int overloaded,
 		/* (almost) all admitted: probe upwards, slowly while overload
 		 * is still evident (a proxy at its capacity may show it while
 		 * admitting all), else by the gap */
-		a *= overloaded ? OCLOOP_G_MIN : ocloop_growth(a, cpu, target);
+		a *= overloaded ? ocloop_probe(cpu, target)
+						: ocloop_growth(a, cpu, target);
 	}
 	a = ocloop_clamp(a);
 	l->a = a;

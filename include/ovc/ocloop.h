@@ -7,7 +7,8 @@
  * INVITEs (and overload is evident, or the loop is engaged), a shrinks
  * by x (a flood, x < 0.5) or by (1 + x) / 2, so that what arrives
  * approaches what is admitted; while it admits (almost) all, a grows: by
- * 2 % a second while overload is still evident (a probe: a proxy at its
+ * 2 % a second while overload is still evident, or by the CPU's headroom
+ * target / cpu (at most 1.25) when it has some (a probe: a proxy at its
  * capacity may show overload while admitting all, and a held a would
  * ratchet down on every refusal), else by a quarter of its gap to 1
  * (within a factor 1.02-1.25 a second, or at least target / cpu, at most

@@ -66,9 +66,20 @@ START_TEST(test_law)
 			ovc_ocloop_second(&l, 0.5, 1, 1.0, TARGET), 0.75, 1e-12);
 	ck_assert_double_eq_tol(
 			ovc_ocloop_second(&l, 0.9, 1, 1.0, TARGET), 0.7125, 1e-12);
-	/* overloaded, x >= 0.95: a probe of 2 % */
+	/* overloaded, x >= 0.95: a probe of 2 % (CPU at or above its target,
+	 * or unknown), or by the headroom, at most 1.25 */
 	ck_assert_double_eq_tol(
 			ovc_ocloop_second(&l, 0.97, 1, 1.0, TARGET), 0.72675, 1e-12);
+	l.a = 0.5;
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 1.0, 1, -1.0, TARGET), 0.51, 1e-12);
+	l.a = 0.5;
+	ck_assert_double_eq_tol(ovc_ocloop_second(&l, 1.0, 1, 0.8, TARGET),
+			0.5 * TARGET / 0.8, 1e-12);
+	l.a = 0.5;
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 1.0, 1, 0.3, TARGET), 0.625, 1e-12);
+	l.a = 0.72675;
 	/* engaged, x < 0.95 without overload evident: cut all the same */
 	ck_assert_double_eq_tol(ovc_ocloop_second(&l, 0.9, 0, 1.0, TARGET),
 			0.72675 * 0.95, 1e-12);
