@@ -299,31 +299,51 @@ void ovc_adm_dequeue(const struct ovc_adm_state *st,
 	verdict(v, OVC_ADM_ADMIT, no ? OVC_ADMF_WOULD : 0);
 }
 
-/* A request's identity for one next hop: the same request sent to two
- * destinations (a failover) is two decisions. */
-static uint64_t hop_key(uint64_t key, const struct ovc_nexthop *h)
+/* A request's identity for one next hop (id: its ovc_nh_key_hash()): the
+ * same request sent to two destinations (a failover) is two decisions. */
+static uint64_t hop_key(uint64_t key, uint64_t id)
 {
-	uint64_t k = key ^ (h->hash * UINT64_C(0x9e3779b97f4a7c15));
+	uint64_t k = key ^ (id * UINT64_C(0x9e3779b97f4a7c15));
 
 	return k != 0 ? k : 1;
 }
 
+/* Why the next hop refuses r now (OVC_ADMF_*), 0: it does not. sf: smart
+ * forwarding applies, fb: its feedback does. */
+static unsigned hop_refusal(const struct ovc_adm_cfg *cfg,
+		const struct ovc_adm_hop *hop, int sf, int fb, ovc_time_ns now)
+{
+	if(sf && hop->sendq > cfg->sendq_max)
+		return OVC_ADMF_NEXT_HOP | OVC_ADMF_SEND_QUEUE;
+	if(fb && !ovc_nh_admit(hop->fb, now))
+		return OVC_ADMF_NEXT_HOP;
+	return 0;
+}
+
 void ovc_adm_next_hop(const struct ovc_adm_state *st,
 		const struct ovc_adm_cfg *cfg, const struct ovc_adm_req *r,
-		struct ovc_nexthop *h, ovc_time_ns now, struct ovc_adm_verdict *v)
+		const struct ovc_adm_hop *hop, ovc_time_ns now,
+		struct ovc_adm_verdict *v)
 {
 	int ack_cancel = r->m == OVC_M_ACK || r->m == OVC_M_CANCEL;
-	int prev;
+	uint64_t id;
+	unsigned why;
+	int sf, fb, prev;
 
 	memset(v, 0, sizeof(*v));
 	v->c = r->c;
 	verdict(v, OVC_ADM_ADMIT, 0);
-	if(h == NULL || ack_cancel || r->c == OVC_CLASS_INDIALOG)
+	if(hop == NULL || ack_cancel || r->c == OVC_CLASS_INDIALOG)
 		return;
-	if(r->c != OVC_CLASS_INVITE && !cfg->single)
+	/* 002 §6.3: only INVITEs are held back; the rest is always sent */
+	sf = r->c == OVC_CLASS_INVITE && r->m == OVC_M_INVITE && cfg->sendq_max >= 0
+		 && hop->sendq >= 0;
+	fb = hop->fb != NULL && (r->c == OVC_CLASS_INVITE || cfg->single);
+	if(!sf && !fb)
 		return;
-	if(r->sc != NULL)
-		v->key = hop_key(ovc_sip_request_key(st->secret, r->buf, r->sc), h);
+	id = hop->fb != NULL ? hop->fb->hash : hop->id;
+	if(r->sc != NULL && id != 0)
+		v->key = hop_key(ovc_sip_request_key(st->secret, r->buf, r->sc), id);
 	prev = -1;
 	if(v->key != 0)
 		prev = ovc_rejmem_get(st->mem, v->key, cfg->now_s, OVC_ADM_MEMORY_S);
@@ -333,7 +353,8 @@ void ovc_adm_next_hop(const struct ovc_adm_state *st,
 		refuse(st, cfg, r, v, OVC_ADMF_NEXT_HOP);
 		return;
 	}
-	if(ovc_nh_admit(h, now)) {
+	why = hop_refusal(cfg, hop, sf, fb, now);
+	if(why == 0) {
 		remember(st, cfg, v, OVC_REJMEM_ADMITTED);
 		return;
 	}
@@ -342,7 +363,7 @@ void ovc_adm_next_hop(const struct ovc_adm_state *st,
 		verdict(v, OVC_ADM_ADMIT, OVC_ADMF_WOULD);
 		return;
 	}
-	refuse(st, cfg, r, v, OVC_ADMF_NEXT_HOP);
+	refuse(st, cfg, r, v, why);
 	remember(st, cfg, v,
 			v->act == OVC_ADM_ADMIT ? OVC_REJMEM_ADMITTED
 									: OVC_REJMEM_REJECTED);

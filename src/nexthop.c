@@ -43,6 +43,11 @@ static uint64_t nh_hash(const char *key, size_t len)
 	return h;
 }
 
+uint64_t ovc_nh_key_hash(const char *key, size_t len)
+{
+	return nh_hash(key, len);
+}
+
 static void nh_clear(struct ovc_nexthop *h)
 {
 	atomic_init(&h->seq, 0);

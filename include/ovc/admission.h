@@ -13,7 +13,8 @@
  *   emergency calls                     -> a reject becomes an admission
  *
  * and, once the script has chosen where a request goes, the next hop's
- * own verdict (ovc_adm_next_hop(): RFC 7339 feedback, ovc/nexthop.h).
+ * own verdict (ovc_adm_next_hop(): the send queue of the TCP connection
+ * to it, 002's smart forwarding; its RFC 7339 feedback, ovc/nexthop.h).
  *
  * It takes and returns plain values: the caller reads the settings in
  * force, acts on the verdict (route, queue, reply) and counts it. Verdict
@@ -74,6 +75,24 @@ struct ovc_adm_cfg
 							 check applies only then */
 	int queue_on;		  /* the in-core INVITE queue runs */
 	uint32_t now_s;		  /* monotonic second, for the memory */
+	/* smart forwarding (002 §6.2): an initial INVITE is refused while the
+	 * send queue to its next hop holds more than this, bytes; -1: off */
+	int64_t sendq_max;
+};
+
+/* A request's next hop, as ovc_adm_next_hop() sees it (the caller reads
+ * the connection; the library never does). */
+struct ovc_adm_hop
+{
+	/* its RFC 7339 feedback, NULL: none known */
+	struct ovc_nexthop *fb;
+	/* its identity for the decision memory: ovc_nh_key_hash() of its key
+	 * (fb->hash when fb is set, which then wins); 0: none */
+	uint64_t id;
+	/* bytes waiting to be sent to it on the TCP/TLS connection (the
+	 * kernel's send queue and the server's own write queue); -1: unknown,
+	 * no connection yet, or not a stream transport */
+	int64_t sendq;
 };
 
 /* What an in-dialog limit says. */
@@ -130,8 +149,12 @@ enum ovc_adm_act
 #define OVC_ADMF_CANCELLED 0x100u /* rejected: an INVITE its caller
 									 CANCELled while it was queued; the
 									 reply is 487 Request Terminated */
-#define OVC_ADMF_NEXT_HOP 0x200u  /* refused: its next hop asked for a
-									 reduction (RFC 7339) */
+#define OVC_ADMF_NEXT_HOP 0x200u  /* refused for its next hop (its
+									 reduction, its send queue, or the
+									 original's refusal) */
+/* with NEXT_HOP: its send queue held more than sendq_max (002's smart
+ * forwarding) */
+#define OVC_ADMF_SEND_QUEUE 0x400u
 
 /* The verdict. */
 struct ovc_adm_verdict
@@ -184,18 +207,21 @@ void ovc_adm_dequeue(const struct ovc_adm_state *st,
 		uint64_t key, int64_t waited_ns, int64_t max_wait_ns,
 		struct ovc_adm_verdict *v);
 
-/* The next hop's verdict on request r bound for next hop h (NULL: no
- * feedback known, passes) at now (monotonic, ns): h's acceptor
- * (ovc_nh_admit()) decides an initial INVITE, and in mode single any
- * request out of a dialog but ACK and CANCEL; anything else passes. A
- * retransmission of a request decided for h within OVC_ADM_MEMORY_S gets
- * the same verdict; an emergency call is never refused; a dry run counts
- * what it would refuse (OVC_ADMF_WOULD) and refuses nothing. v is
- * OVC_ADM_ADMIT or OVC_ADM_REJECT (OVC_ADMF_NEXT_HOP: the caller answers
- * it or tries another destination). */
+/* The next hop's verdict on request r bound for next hop *hop at now
+ * (monotonic, ns). An initial INVITE is refused while hop->sendq exceeds
+ * cfg->sendq_max (both >= 0: 002's smart forwarding, OVC_ADMF_SEND_QUEUE);
+ * else hop->fb's acceptor (ovc_nh_admit()) decides an initial INVITE, and
+ * in mode single any request out of a dialog but ACK and CANCEL; anything
+ * else passes (in-dialog requests always). A retransmission of a request
+ * decided for that hop within OVC_ADM_MEMORY_S gets the same verdict; an
+ * emergency call is never refused; a dry run counts what it would refuse
+ * (OVC_ADMF_WOULD) and refuses nothing. v is OVC_ADM_ADMIT or
+ * OVC_ADM_REJECT (OVC_ADMF_NEXT_HOP: the caller answers it or tries
+ * another destination). */
 void ovc_adm_next_hop(const struct ovc_adm_state *st,
 		const struct ovc_adm_cfg *cfg, const struct ovc_adm_req *r,
-		struct ovc_nexthop *h, ovc_time_ns now, struct ovc_adm_verdict *v);
+		const struct ovc_adm_hop *hop, ovc_time_ns now,
+		struct ovc_adm_verdict *v);
 
 /* Is class c controlled by the algorithm (traits t) in the mode given
  * (single: 1)? ack_cancel: the request is an ACK or a CANCEL (never). */

@@ -50,6 +50,10 @@ struct ovc_nh_table
 	struct ovc_nexthop hop[OVC_NH_MAX];
 };
 
+/* The hash of next hop key (len bytes) that its entry carries (hash):
+ * the same for a next hop whether it has an entry or not. */
+uint64_t ovc_nh_key_hash(const char *key, size_t len);
+
 /* Empties the table. Not concurrent with other calls. */
 void ovc_nh_init(struct ovc_nh_table *t);
 

@@ -66,6 +66,7 @@ void ovc_admit_settings(struct ovc_adm_cfg *cfg)
 	cfg->overloaded = ovc_overloaded();
 	cfg->queue_on = ovc_queue_on();
 	cfg->now_s = (uint32_t)ovc_now_sec_coarse();
+	cfg->sendq_max = -1; /* set by ovc_dst_admit() */
 }
 
 /* How long the initial INVITE this process just read from UDP socket

@@ -99,6 +99,7 @@ int ovc_dst_admit(struct sip_msg *msg, str *uri)
 	struct ovc_adm_verdict v;
 	struct ovc_adm_cfg cfg;
 	struct ovc_adm_req r;
+	struct ovc_adm_hop hop;
 	struct ovc_nexthop *h;
 	int mode;
 
@@ -116,7 +117,10 @@ int ovc_dst_admit(struct sip_msg *msg, str *uri)
 		h = NULL;
 	ovc_admit_request(msg, &scan, &r);
 	ovc_admit_settings(&cfg);
-	ovc_adm_next_hop(ovc_admit_state(), &cfg, &r, h, ovc_now_ns(), &v);
+	hop.fb = h;
+	hop.id = h != NULL ? h->hash : 0;
+	hop.sendq = -1;
+	ovc_adm_next_hop(ovc_admit_state(), &cfg, &r, &hop, ovc_now_ns(), &v);
 	if(v.act == OVC_ADM_REJECT) {
 		ovc_count_event(OVC_E_DST_REFUSED);
 		return -1;

@@ -561,6 +561,18 @@ static struct ovc_nexthop *hop_with(
 	return h;
 }
 
+/* The next hop h as ovc_adm_next_hop() sees it: its feedback only (no
+ * connection known). */
+static const struct ovc_adm_hop *fbh(struct ovc_nexthop *h)
+{
+	static struct ovc_adm_hop hop;
+
+	hop.fb = h;
+	hop.id = h != NULL ? h->hash : 0;
+	hop.sendq = -1;
+	return &hop;
+}
+
 /* The next hop's verdict: its fraction on new INVITEs only, exact; the
  * same answer for a retransmission; per hop; emergency and dry run. */
 START_TEST(test_next_hop)
@@ -577,61 +589,186 @@ START_TEST(test_next_hop)
 	h2 = hop_with(&t, "udp:192.0.2.8:5060", 100);
 	/* no feedback known: passes */
 	req(invite, &r, &sc);
-	ovc_adm_next_hop(&st, &cfg, &r, NULL, 0, &v);
+	ovc_adm_next_hop(&st, &cfg, &r, fbh(NULL), 0, &v);
 	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
 	/* in-dialog, CANCEL, REGISTER (mode multi) pass a full reduction */
 	req(bye, &r2, &sc2);
-	ovc_adm_next_hop(&st, &cfg, &r2, h2, 0, &v);
+	ovc_adm_next_hop(&st, &cfg, &r2, fbh(h2), 0, &v);
 	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
 	req(cancel, &r2, &sc2);
-	ovc_adm_next_hop(&st, &cfg, &r2, h2, 0, &v);
+	ovc_adm_next_hop(&st, &cfg, &r2, fbh(h2), 0, &v);
 	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
 	req(reg, &r2, &sc2);
-	ovc_adm_next_hop(&st, &cfg, &r2, h2, 0, &v);
+	ovc_adm_next_hop(&st, &cfg, &r2, fbh(h2), 0, &v);
 	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
 	cfg.single = 1; /* mode single: REGISTER too */
-	ovc_adm_next_hop(&st, &cfg, &r2, h2, 0, &v);
+	ovc_adm_next_hop(&st, &cfg, &r2, fbh(h2), 0, &v);
 	ck_assert_int_eq(v.act, OVC_ADM_REJECT);
 	ck_assert_uint_eq(v.flags, OVC_ADMF_NEXT_HOP);
 	cfg.single = 0;
 	/* exact fraction over distinct requests (no identity: no memory) */
 	r.sc = NULL;
 	for(i = 0; i < 400; i++) {
-		ovc_adm_next_hop(&st, &cfg, &r, h, 0, &v);
+		ovc_adm_next_hop(&st, &cfg, &r, fbh(h), 0, &v);
 		passed += v.act == OVC_ADM_ADMIT;
 	}
 	ck_assert_int_ge(passed, 99);
 	ck_assert_int_le(passed, 101);
 	/* a retransmission gets its original's verdict, per hop */
 	r.sc = &sc;
-	ovc_adm_next_hop(&st, &cfg, &r, h2, 0, &v);
+	ovc_adm_next_hop(&st, &cfg, &r, fbh(h2), 0, &v);
 	ck_assert_int_eq(v.act, OVC_ADM_REJECT);
 	ck_assert_uint_ne(v.key, 0);
 	ovc_nh_get(&t, "udp:192.0.2.8:5060", 18, 0)->reduction = 0;
 	ovc_acceptor_set(&h2->acc, 1.0);
-	ovc_adm_next_hop(&st, &cfg, &r, h2, 0, &v);
+	ovc_adm_next_hop(&st, &cfg, &r, fbh(h2), 0, &v);
 	ck_assert_int_eq(v.act, OVC_ADM_REJECT); /* remembered */
-	ovc_adm_next_hop(&st, &cfg, &r, h, 0, &v);
+	ovc_adm_next_hop(&st, &cfg, &r, fbh(h), 0, &v);
 	passed = v.act == OVC_ADM_ADMIT; /* another hop: a new decision */
 	ovc_acceptor_set(&h->acc, 0.0);
-	ovc_adm_next_hop(&st, &cfg, &r, h, 0, &v);
+	ovc_adm_next_hop(&st, &cfg, &r, fbh(h), 0, &v);
 	ck_assert_int_eq(v.act, passed ? OVC_ADM_ADMIT : OVC_ADM_REJECT);
 	/* emergency calls pass; a dry run refuses nothing */
 	h2 = hop_with(&t, "udp:192.0.2.9:5060", 100);
 	req(sos, &r2, &sc2);
-	ovc_adm_next_hop(&st, &cfg, &r2, h2, 0, &v);
+	ovc_adm_next_hop(&st, &cfg, &r2, fbh(h2), 0, &v);
 	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
 	ck_assert_uint_eq(v.flags, OVC_ADMF_EMERGENCY);
 	cfg.dry_run = 1;
 	req(invite2, &r2, &sc2);
-	ovc_adm_next_hop(&st, &cfg, &r2, h2, 0, &v);
+	ovc_adm_next_hop(&st, &cfg, &r2, fbh(h2), 0, &v);
 	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
 	ck_assert_uint_eq(v.flags, OVC_ADMF_WOULD);
 	/* lapsed feedback: passes */
 	cfg.dry_run = 0;
 	r2.sc = NULL;
-	ovc_adm_next_hop(&st, &cfg, &r2, h2, 2 * OVC_NS_PER_S, &v);
+	ovc_adm_next_hop(&st, &cfg, &r2, fbh(h2), 2 * OVC_NS_PER_S, &v);
 	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+}
+END_TEST
+
+/* Smart forwarding (002 §6.2-6.3): a new INVITE is refused while the
+ * send queue to its next hop holds more than sendq_max bytes; every other
+ * request is sent; unknown queues and -1 (off) refuse nothing. */
+START_TEST(test_send_queue)
+{
+	struct ovc_adm_hop hop;
+	struct ovc_adm_verdict v;
+	struct ovc_sip_scan sc, sc2;
+	struct ovc_adm_req r, r2;
+
+	hop.fb = NULL;
+	hop.id = ovc_nh_key_hash("tcp:192.0.2.7:5060", 18);
+	hop.sendq = 0;
+	cfg.sendq_max = 0;
+	/* an empty queue: sent */
+	req(invite, &r, &sc);
+	ovc_adm_next_hop(&st, &cfg, &r, &hop, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, 0);
+	/* one byte waits: a new INVITE is refused, and why */
+	hop.sendq = 1;
+	req(invite2, &r2, &sc2);
+	ovc_adm_next_hop(&st, &cfg, &r2, &hop, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_REJECT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_NEXT_HOP | OVC_ADMF_SEND_QUEUE);
+	/* its retransmission once the queue emptied: still refused; the
+	 * admitted one's retransmission with a full queue: still sent */
+	hop.sendq = 0;
+	ovc_adm_next_hop(&st, &cfg, &r2, &hop, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_REJECT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_NEXT_HOP);
+	hop.sendq = 5000;
+	ovc_adm_next_hop(&st, &cfg, &r, &hop, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	/* in-dialog, CANCEL, REGISTER always pass, mode single too */
+	cfg.single = 1;
+	req(bye, &r2, &sc2);
+	ovc_adm_next_hop(&st, &cfg, &r2, &hop, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	req(cancel, &r2, &sc2);
+	ovc_adm_next_hop(&st, &cfg, &r2, &hop, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	req(reg, &r2, &sc2);
+	ovc_adm_next_hop(&st, &cfg, &r2, &hop, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	cfg.single = 0;
+	/* a threshold: up to it sent, past it refused (no identity: no
+	 * memory) */
+	req(invite2, &r2, &sc2);
+	r2.sc = NULL;
+	cfg.sendq_max = 2048;
+	hop.sendq = 2048;
+	ovc_adm_next_hop(&st, &cfg, &r2, &hop, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	hop.sendq = 2049;
+	ovc_adm_next_hop(&st, &cfg, &r2, &hop, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_REJECT);
+	/* unknown queue, or SF off: sent */
+	hop.sendq = -1;
+	ovc_adm_next_hop(&st, &cfg, &r2, &hop, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	hop.sendq = 1 << 20;
+	cfg.sendq_max = -1;
+	ovc_adm_next_hop(&st, &cfg, &r2, &hop, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	/* emergency calls pass; a dry run refuses nothing (another hop: sos
+	 * has invite's identity) */
+	cfg.sendq_max = 0;
+	hop.id = ovc_nh_key_hash("tcp:192.0.2.8:5060", 18);
+	req(sos, &r2, &sc2);
+	ovc_adm_next_hop(&st, &cfg, &r2, &hop, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_EMERGENCY);
+	cfg.dry_run = 1;
+	r2.sc = NULL;
+	req(invite2, &r2, &sc2);
+	r2.sc = NULL;
+	ovc_adm_next_hop(&st, &cfg, &r2, &hop, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_WOULD);
+}
+END_TEST
+
+/* Both sources on one hop: a full queue refuses without taking from the
+ * feedback's acceptor; an empty one leaves the decision to it. */
+START_TEST(test_send_queue_and_feedback)
+{
+	static struct ovc_nh_table t;
+	struct ovc_adm_hop hop;
+	struct ovc_adm_verdict v;
+	struct ovc_sip_scan sc;
+	struct ovc_adm_req r;
+	uint64_t passed;
+	int i;
+
+	ovc_nh_init(&t);
+	hop.fb = hop_with(&t, "tcp:192.0.2.7:5060", 50);
+	hop.id = ovc_nh_key_hash("tcp:192.0.2.7:5060", 18);
+	ck_assert_uint_eq(hop.id, hop.fb->hash);
+	cfg.sendq_max = 0;
+	req(invite, &r, &sc);
+	r.sc = NULL;
+	hop.sendq = 100;
+	passed = atomic_load(&hop.fb->passed) + atomic_load(&hop.fb->refused);
+	for(i = 0; i < 10; i++) {
+		ovc_adm_next_hop(&st, &cfg, &r, &hop, 0, &v);
+		ck_assert_int_eq(v.act, OVC_ADM_REJECT);
+		ck_assert_uint_ne(v.flags & OVC_ADMF_SEND_QUEUE, 0);
+	}
+	ck_assert_uint_eq(
+			atomic_load(&hop.fb->passed) + atomic_load(&hop.fb->refused),
+			passed);
+	hop.sendq = 0;
+	passed = 0;
+	for(i = 0; i < 100; i++) {
+		ovc_adm_next_hop(&st, &cfg, &r, &hop, 0, &v);
+		passed += v.act == OVC_ADM_ADMIT;
+		if(v.act == OVC_ADM_REJECT)
+			ck_assert_uint_eq(v.flags, OVC_ADMF_NEXT_HOP);
+	}
+	ck_assert_uint_ge(passed, 49);
+	ck_assert_uint_le(passed, 51);
 }
 END_TEST
 
@@ -658,6 +795,8 @@ Suite *make_suite_admission(void)
 	tcase_add_test(tc, test_unscanned);
 	tcase_add_test(tc, test_cancel_queued);
 	tcase_add_test(tc, test_next_hop);
+	tcase_add_test(tc, test_send_queue);
+	tcase_add_test(tc, test_send_queue_and_feedback);
 	suite_add_tcase(s, tc);
 	return s;
 }
