@@ -61,3 +61,14 @@ $(BENCH_BUILD)/admission_bench: bench/microbench/admission_bench.c \
 .PHONY: bench-admission
 bench-admission: $(BENCH_BUILD)/admission_bench
 	$(BENCH_BUILD)/admission_bench
+
+# What smart forwarding's send-queue read costs (bench/RESULTS.md, "SIP
+# over TCP"): one sock_diag lookup by four-tuple, against SIOCOUTQ.
+$(BENCH_BUILD)/sendq_bench: bench/microbench/sendq_bench.c \
+		modules/ovc/ovc_tcpdiag.c modules/ovc/ovc_tcpdiag.h | $(BENCH_BUILD)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter \
+		-Imodules/ovc -o $@ $< modules/ovc/ovc_tcpdiag.c
+
+.PHONY: bench-sendq
+bench-sendq: $(BENCH_BUILD)/sendq_bench
+	$(BENCH_BUILD)/sendq_bench

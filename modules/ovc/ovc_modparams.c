@@ -17,6 +17,7 @@
 #include "ovc_rsoca.h"
 #include "ovc_nexthop.h"
 #include "ovc_rxq.h"
+#include "ovc_sendq.h"
 
 struct ovc_mp_values ovc_mp;
 

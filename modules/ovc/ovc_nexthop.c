@@ -20,6 +20,7 @@
 
 #include "ovc_admit.h"
 #include "ovc_nexthop.h"
+#include "ovc_sendq.h"
 
 /* How long a value this server announces holds, ms: several of its
  * announcements (one per receive-queue sample), so that a client keeps
@@ -58,31 +59,34 @@ static int hop_key(
 	return n > 0 && n < len ? n : -1;
 }
 
-/* The next hop uri resolves to, NULL when none has sent feedback yet (or
- * the URI does not resolve). */
-static struct ovc_nexthop *hop_of_uri(str *uri)
+/* A destination, resolved from a URI. */
+struct dst
+{
+	char proto;				  /* PROTO_* */
+	unsigned short port;	  /* host order */
+	struct ip_addr ip;		  /* its address */
+	char key[OVC_NH_KEY_MAX]; /* its next-hop key */
+	int key_len;			  /* bytes of key */
+};
+
+/* The destination uri resolves to into *d. Returns 0, or -1 when it does
+ * not resolve. */
+static int dst_of_uri(str *uri, struct dst *d)
 {
 	struct sip_uri pu;
 	union sockaddr_union su;
-	struct ip_addr ip;
-	char key[OVC_NH_KEY_MAX];
-	unsigned short port;
-	char proto;
-	int n;
 
 	if(uri == NULL || uri->len <= 0 || parse_uri(uri->s, uri->len, &pu) < 0)
-		return NULL;
-	proto = pu.proto != PROTO_NONE	? pu.proto
-			: pu.type == SIPS_URI_T ? PROTO_TLS
-									: PROTO_UDP;
-	port = pu.port_no ? pu.port_no : (proto == PROTO_TLS ? 5061 : 5060);
-	if(sip_hostport2su(&su, &pu.host, port, &proto) < 0)
-		return NULL;
-	su2ip_addr(&ip, &su);
-	n = hop_key(proto, &ip, port, key, sizeof(key));
-	if(n < 0)
-		return NULL;
-	return ovc_nh_get(&ovc_net->nh, key, (size_t)n, 0);
+		return -1;
+	d->proto = pu.proto != PROTO_NONE	 ? pu.proto
+			   : pu.type == SIPS_URI_T ? PROTO_TLS
+									   : PROTO_UDP;
+	d->port = pu.port_no ? pu.port_no : (d->proto == PROTO_TLS ? 5061 : 5060);
+	if(sip_hostport2su(&su, &pu.host, d->port, &d->proto) < 0)
+		return -1;
+	su2ip_addr(&d->ip, &su);
+	d->key_len = hop_key(d->proto, &d->ip, d->port, d->key, sizeof(d->key));
+	return d->key_len > 0 ? 0 : -1;
 }
 
 /* Does the client of request msg offer oc (its top Via)? */
@@ -93,6 +97,26 @@ static int client_offers_oc(struct sip_msg *msg)
 	return ovc_oc_read_top_via(msg->buf, msg->len, &oc) == 1;
 }
 
+/* Request r's next hop d (NULL: unresolved) as the admission sequence
+ * sees it, in network mode mode: its feedback (none in mode local), its
+ * identity and, for a new INVITE sent over a stream, the bytes waiting on
+ * the connection to it (smart forwarding on). */
+static void hop_of(const struct dst *d, const struct ovc_adm_req *r,
+		int mode, struct ovc_adm_hop *hop)
+{
+	hop->fb = NULL;
+	hop->id = 0;
+	hop->sendq = -1;
+	if(d == NULL)
+		return;
+	if(mode != OVC_NET_LOCAL)
+		hop->fb = ovc_nh_get(&ovc_net->nh, d->key, (size_t)d->key_len, 0);
+	hop->id = ovc_nh_key_hash(d->key, (size_t)d->key_len);
+	if(ovc_tcp_sendq_max >= 0 && r->c == OVC_CLASS_INVITE
+			&& r->m == OVC_M_INVITE && ovc_sendq_proto(d->proto))
+		hop->sendq = ovc_sendq_bytes(&d->ip, d->port);
+}
+
 int ovc_dst_admit(struct sip_msg *msg, str *uri)
 {
 	struct ovc_sip_scan scan;
@@ -100,29 +124,31 @@ int ovc_dst_admit(struct sip_msg *msg, str *uri)
 	struct ovc_adm_cfg cfg;
 	struct ovc_adm_req r;
 	struct ovc_adm_hop hop;
-	struct ovc_nexthop *h;
-	int mode;
+	struct dst d;
+	int mode, known;
 
 	if(ovc_net == NULL || msg->first_line.type != SIP_REQUEST)
 		return 1;
 	mode = atomic_load_explicit(&ovc_net->mode, memory_order_relaxed);
-	if(mode == OVC_NET_LOCAL)
+	if(mode == OVC_NET_LOCAL && ovc_tcp_sendq_max < 0)
 		return 1;
-	if(!atomic_load_explicit(&ovc_net->offering, memory_order_relaxed))
+	if(mode != OVC_NET_LOCAL
+			&& !atomic_load_explicit(&ovc_net->offering, memory_order_relaxed))
 		atomic_store(&ovc_net->offering, 1);
-	h = hop_of_uri(uri != NULL ? uri : GET_NEXT_HOP(msg));
+	known = dst_of_uri(uri != NULL ? uri : GET_NEXT_HOP(msg), &d) == 0;
+	ovc_admit_request(msg, &scan, &r);
+	hop_of(known ? &d : NULL, &r, mode, &hop);
 	/* end to end: only the entry of the path throttles; a client that
 	 * offers oc is given the path's reduction and applies it */
-	if(h != NULL && mode == OVC_NET_E2E && client_offers_oc(msg))
-		h = NULL;
-	ovc_admit_request(msg, &scan, &r);
+	if(hop.fb != NULL && mode == OVC_NET_E2E && client_offers_oc(msg))
+		hop.fb = NULL;
 	ovc_admit_settings(&cfg);
-	hop.fb = h;
-	hop.id = h != NULL ? h->hash : 0;
-	hop.sendq = -1;
+	cfg.sendq_max = ovc_tcp_sendq_max;
 	ovc_adm_next_hop(ovc_admit_state(), &cfg, &r, &hop, ovc_now_ns(), &v);
 	if(v.act == OVC_ADM_REJECT) {
 		ovc_count_event(OVC_E_DST_REFUSED);
+		if(v.flags & OVC_ADMF_SEND_QUEUE)
+			ovc_count_event(OVC_E_DST_SENDQ);
 		return -1;
 	}
 	ovc_count_event(OVC_E_DST_PASSED);

@@ -41,6 +41,7 @@ enum ovc_event
 	OVC_E_DST_REFUSED,		/* request its next hop's feedback refused */
 	OVC_E_OC_SENT,			/* response the reduction was written into */
 	OVC_E_OC_RECEIVED,		/* feedback value taken from a next hop */
+	OVC_E_DST_SENDQ,		/* of dst refused: its send queue was full */
 	OVC_E_COUNT
 };
 

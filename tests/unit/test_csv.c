@@ -89,13 +89,14 @@ static void fill(struct ovc_row *r, int seed)
 	for(c = 0; c < OVC_CLASS_COUNT; c++)
 		r->reaped[c] = U();
 	/* the network columns, appended after the others */
-	for(v = OVC_E_DST_PASSED; v < OVC_E_COUNT; v++)
+	for(v = OVC_E_DST_PASSED; v <= OVC_E_OC_RECEIVED; v++)
 		r->ev[v] = U();
 	r->oc_reduction = D();
 	r->dst_reduction_max = D();
 	/* the kernel stage's columns, appended after them */
 	r->kstage_share = D();
 	r->kstage_drops = U();
+	r->ev[OVC_E_DST_SENDQ] = U();
 #undef U
 #undef D
 }
