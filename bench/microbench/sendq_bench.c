@@ -5,7 +5,8 @@
  * not read, its send queue filled with a few INVITE-sized writes; the
  * sock_diag lookup by four-tuple is timed from this process (which also
  * owns the socket, but the lookup never uses the fd) and checked against
- * the owner's ioctl(SIOCOUTQ), with the queue empty and backed up. Best
+ * the owner's ioctl(SIOCOUTQ) and ioctl(SIOCOUTQNSD), with the queue
+ * empty and backed up. Best
  * of several rounds, one thread; Kamailio's connection-table lookup
  * (tcpconn_get, one lock) is not in it.
  *
@@ -71,8 +72,10 @@ static int pair(int *cli, int *srv, struct ovc_tcp_tuple *t)
 	return 0;
 }
 
-/* Best ns per lookup over ROUNDS rounds of n; *q: the last value. */
-static double time_lookups(const struct ovc_tcp_tuple *t, long n, int64_t *q)
+/* Best ns per lookup over ROUNDS rounds of n; *q: the last value (-1,
+ * -1 when the lookup failed). */
+static double time_lookups(
+		const struct ovc_tcp_tuple *t, long n, struct ovc_tcp_sendq *q)
 {
 	double best = 1e18;
 	int r;
@@ -82,7 +85,8 @@ static double time_lookups(const struct ovc_tcp_tuple *t, long n, int64_t *q)
 		long i;
 
 		for(i = 0; i < n; i++)
-			*q = ovc_tcpdiag_wqueue(t);
+			if(ovc_tcpdiag_sendq(t, q) != 0)
+				q->unacked = q->notsent = -1;
 		dt = (now_ns() - t0) / n;
 		if(dt < best)
 			best = dt;
@@ -95,8 +99,8 @@ int main(int argc, char **argv)
 	long n = argc > 1 ? atol(argv[1]) : 200000;
 	static char invite[900];
 	struct ovc_tcp_tuple t, none;
-	int cli, srv, outq = 0, i;
-	int64_t q;
+	struct ovc_tcp_sendq q;
+	int cli, srv, outq = 0, nsd = 0, i;
 	double ns;
 
 	if(n <= 0 || pair(&cli, &srv, &t) != 0) {
@@ -106,8 +110,10 @@ int main(int argc, char **argv)
 	memset(invite, 'x', sizeof(invite));
 	ns = time_lookups(&t, n, &q);
 	ioctl(cli, SIOCOUTQ, &outq);
-	printf("empty queue:  %.0f ns per lookup, wqueue %lld, SIOCOUTQ %d\n", ns,
-			(long long)q, outq);
+	ioctl(cli, SIOCOUTQNSD, &nsd);
+	printf("empty queue:  %.0f ns per lookup, unacked %lld (SIOCOUTQ %d),"
+		   " not sent %lld (SIOCOUTQNSD %d)\n",
+			ns, (long long)q.unacked, outq, (long long)q.notsent, nsd);
 	/* back it up: the peer's window closes, the rest waits here */
 	for(i = 0; i < 400; i++)
 		if(send(cli, invite, sizeof(invite), MSG_DONTWAIT) < 0)
@@ -115,14 +121,17 @@ int main(int argc, char **argv)
 	usleep(100000);
 	ns = time_lookups(&t, n, &q);
 	ioctl(cli, SIOCOUTQ, &outq);
-	printf("backed up:    %.0f ns per lookup, wqueue %lld, SIOCOUTQ %d "
-		   "(%d writes of %zu bytes)\n",
-			ns, (long long)q, outq, i, sizeof(invite));
+	ioctl(cli, SIOCOUTQNSD, &nsd);
+	printf("backed up:    %.0f ns per lookup, unacked %lld (SIOCOUTQ %d),"
+		   " not sent %lld (SIOCOUTQNSD %d); %d writes of %zu bytes\n",
+			ns, (long long)q.unacked, outq, (long long)q.notsent, nsd, i,
+			sizeof(invite));
 	none = t;
 	none.rport = (uint16_t)(t.rport ^ 1);
 	ns = time_lookups(&none, n, &q);
-	printf("no such conn: %.0f ns per lookup, result %lld\n", ns, (long long)q);
+	printf("no such conn: %.0f ns per lookup, result %lld\n", ns,
+			(long long)q.unacked);
 	close(cli);
 	close(srv);
-	return q == -1 && outq > 0 ? 0 : 1;
+	return q.unacked == -1 && outq > 0 ? 0 : 1;
 }

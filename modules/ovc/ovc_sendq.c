@@ -42,7 +42,8 @@ int64_t ovc_sendq_bytes(const struct ip_addr *ip, unsigned port)
 	struct ip_addr to = *ip; /* tcpconn_get() takes it writable */
 	struct tcp_connection *c;
 	struct ovc_tcp_tuple t;
-	int64_t app = 0, kern;
+	struct ovc_tcp_sendq q;
+	int64_t app = 0;
 	int ok;
 
 	c = tcpconn_get(0, &to, (int)port, NULL, 0);
@@ -59,8 +60,9 @@ int64_t ovc_sendq_bytes(const struct ip_addr *ip, unsigned port)
 	tcpconn_put(c);
 	if(!ok)
 		return -1;
-	kern = ovc_tcpdiag_wqueue(&t);
-	if(kern < 0)
+	if(ovc_tcpdiag_sendq(&t, &q) != 0)
 		return app > 0 ? app : -1;
-	return kern + app;
+	/* what has not left yet; sent bytes waiting for their ACK are the
+	 * path's delay (a delayed ACK holds them ~40 ms), not a backlog */
+	return (q.notsent >= 0 ? q.notsent : q.unacked) + app;
 }

@@ -22,11 +22,13 @@ extern int ovc_tcp_sendq_max;
 int ovc_sendq_proto(int proto);
 
 /* Bytes waiting to be sent to ip:port on Kamailio's connection to it:
- * the kernel's send queue of its socket (written, not yet acknowledged:
- * SIOCOUTQ's figure) plus what Kamailio's own asynchronous write queue
- * holds for it. -1 when Kamailio has no connection to it (the next
- * request opens one) or its queue cannot be read. Any process; one
- * lock of Kamailio's connection table and two system calls. */
+ * those of its socket's send queue not sent yet, held back by the peer's
+ * window (SIOCOUTQNSD's figure; SIOCOUTQ's, sent and not yet
+ * acknowledged too, on kernels before 4.6) plus what Kamailio's own
+ * asynchronous write queue holds for it. -1 when Kamailio has no
+ * connection to it (the next request opens one) or its queue cannot be
+ * read. Any process; one lock of Kamailio's connection table and two
+ * system calls. */
 int64_t ovc_sendq_bytes(const struct ip_addr *ip, unsigned port);
 
 #endif

@@ -2,17 +2,21 @@
 /*
  * ovc - a TCP connection's send queue by netlink sock_diag (ovc_tcpdiag.h).
  * The request names the socket by its four-tuple with no cookie, without
- * NLM_F_DUMP: the kernel answers from inside sendto() with one
- * inet_diag_msg (or an error), so the reply is read without waiting.
+ * NLM_F_DUMP, and asks for its tcp_info: the kernel answers from inside
+ * sendto() with one inet_diag_msg and its attributes (or an error), so
+ * the reply is read without waiting.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 #include <unistd.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
+#include <linux/rtnetlink.h>
 #include <linux/sock_diag.h>
+#include <linux/tcp.h>
 
 #include "ovc_tcpdiag.h"
 
@@ -50,6 +54,7 @@ static void diag_req(
 	req->sdiag_family = (uint8_t)t->af;
 	req->sdiag_protocol = IPPROTO_TCP;
 	req->idiag_states = ~0U;
+	req->idiag_ext = 1U << (INET_DIAG_INFO - 1);
 	req->id.idiag_sport = htons(t->lport);
 	req->id.idiag_dport = htons(t->rport);
 	memcpy(req->id.idiag_src, t->laddr, alen);
@@ -58,7 +63,23 @@ static void diag_req(
 	req->id.idiag_cookie[1] = INET_DIAG_NOCOOKIE;
 }
 
-int64_t ovc_tcpdiag_wqueue(const struct ovc_tcp_tuple *t)
+/* The not-sent bytes in the INET_DIAG_INFO attribute of reply h (d its
+ * message), -1 when absent or too short. */
+static int64_t notsent_of(struct nlmsghdr *h, struct inet_diag_msg *d)
+{
+	struct rtattr *a = (struct rtattr *)(d + 1);
+	int len = (int)h->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*d));
+	size_t need =
+			offsetof(struct tcp_info, tcpi_notsent_bytes) + sizeof(uint32_t);
+
+	for(; RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+		if(a->rta_type == INET_DIAG_INFO && RTA_PAYLOAD(a) >= need)
+			return ((struct tcp_info *)RTA_DATA(a))->tcpi_notsent_bytes;
+	}
+	return -1;
+}
+
+int ovc_tcpdiag_sendq(const struct ovc_tcp_tuple *t, struct ovc_tcp_sendq *q)
 {
 	struct
 	{
@@ -68,7 +89,7 @@ int64_t ovc_tcpdiag_wqueue(const struct ovc_tcp_tuple *t)
 	union
 	{
 		struct nlmsghdr nlh;
-		char b[1024];
+		char b[2048];
 	} rbuf;
 	struct sockaddr_nl sa;
 	struct nlmsghdr *h;
@@ -104,7 +125,9 @@ int64_t ovc_tcpdiag_wqueue(const struct ovc_tcp_tuple *t)
 				|| h->nlmsg_len < NLMSG_LENGTH(sizeof(*d)))
 			return -1; /* NLMSG_ERROR: no such socket */
 		d = NLMSG_DATA(h);
-		return (int64_t)d->idiag_wqueue;
+		q->unacked = (int64_t)d->idiag_wqueue;
+		q->notsent = notsent_of(h, d);
+		return 0;
 	}
 	return -1;
 }

@@ -22,13 +22,23 @@ struct ovc_tcp_tuple
 	uint16_t rport;	   /* remote port */
 };
 
-/* Bytes in the send queue of connection t: written by the application,
- * not yet acknowledged by the peer (inet_diag idiag_wqueue, what
- * ioctl(SIOCOUTQ) gives its owner). -1 when there is no such socket or it
- * cannot be read. Any process: opens one netlink socket per process on
- * first use (again after a fork) and keeps it; two system calls, no
- * blocking. */
-int64_t ovc_tcpdiag_wqueue(const struct ovc_tcp_tuple *t);
+/* What waits in a connection's send queue, bytes. */
+struct ovc_tcp_sendq
+{
+	/* written by the application, not yet acknowledged by the peer
+	 * (inet_diag idiag_wqueue; what ioctl(SIOCOUTQ) gives the owner) */
+	int64_t unacked;
+	/* of those, not sent yet: held back by the peer's window or the
+	 * congestion window (tcp_info tcpi_notsent_bytes; SIOCOUTQNSD); -1
+	 * when the kernel does not say (before Linux 4.6) */
+	int64_t notsent;
+};
+
+/* The send queue of connection t into *q. Returns 0, or -1 when there is
+ * no such socket or it cannot be read. Any process: opens one netlink
+ * socket per process on first use (again after a fork) and keeps it; two
+ * system calls, no blocking. */
+int ovc_tcpdiag_sendq(const struct ovc_tcp_tuple *t, struct ovc_tcp_sendq *q);
 
 /* Closes this process's netlink socket (none open: nothing). */
 void ovc_tcpdiag_close(void);
