@@ -16,6 +16,10 @@
 # cgroup, with every capability dropped. Its control socket is
 # $BENCH_STATE/proxy.ctl.
 #
+# ALG ovc-NAME: ovc with algorithm NAME (ovc-none: ovc loaded, deciding
+# nothing, e.g. for its modparams). BENCH_DEFINES="A=1 B" adds -A defines
+# of ovc-proxy.cfg (no spaces inside a value), e.g. TCP_LISTEN=...
+#
 # Multi-hop topologies (testbed.sh up --edges N): BENCH_PROXY_HOST=edge1
 # starts the proxy on that host instead (uncapped, control socket
 # $BENCH_STATE/edge1.ctl), BENCH_NEXT_HOP=sip:10.77.0.10:5060 relays every
@@ -31,6 +35,7 @@ proxy_defines() {
 	shift
 	echo "-A LISTEN=udp:$(bench_ip "$BENCH_PROXY_HOST"):$BENCH_SIP_PORT"
 	[ -n "${BENCH_NEXT_HOP:-}" ] && echo "-A NEXT_HOP=\"$BENCH_NEXT_HOP\""
+	for kv in ${BENCH_DEFINES:-}; do echo "-A $kv"; done
 	echo "-A CTL_SOCK=\"unix:$BENCH_PROXY_CTL\""
 	echo "-A CHILDREN=${BENCH_CHILDREN:-1}"
 	case "$alg" in
@@ -40,7 +45,7 @@ proxy_defines() {
 	reject) echo "-A REJECT_ALL" ;;
 	*)
 		echo "-A OVC_SO=\"$BENCH_TOP/modules/ovc/ovc.so\""
-		echo "-A OVC_ALGORITHM=\"$alg\""
+		echo "-A OVC_ALGORITHM=\"${alg#ovc-}\""
 		[ -z "${BENCH_CPU_SOURCE:-}" ] ||
 			echo "-A OVC_CPU_SOURCE=\"$BENCH_CPU_SOURCE\""
 		[ -z "${BENCH_RCVBUF_UDP:-}" ] ||

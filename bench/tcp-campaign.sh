@@ -1,0 +1,229 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/tcp-campaign.sh - SIP over TCP, paper 002's topology on the
+# testbed: SIPp UAC (uac1) -UDP-> SE (edge1, uncapped) -TCP-> RE (proxy,
+# CPU-capped) -UDP-> SIPp UAS (uas1). Three arms at each load:
+#   default  plain TCP: the RE's kernel buffers, no smart forwarding;
+#   bm       buffer minimisation only: the RE's TCP listener at
+#            rcvbuf_tcp=BENCH_TCP_RCVBUF messages (default 8; 002 says 2,
+#            which stalled Kamailio's connection in the one run made: see
+#            the module README, SIP over TCP);
+#   sfbm     ICS+BM+SF: bm plus smart forwarding at the SE
+#            (tcp_sendq_max=0, ovc_dst_admit() before relaying).
+# Neither proxy runs a local controller (ovc algorithm none).
+#
+#   tcp-campaign.sh [-d SECONDS] [-w WARMUP_S] [-r "1 2.5 5 10"]
+#                   [-A "default bm sfbm"] [-R RHO] [-o DIR]
+#
+# RHO, the RE's capacity over TCP (calls/s), is probed first unless -R:
+# the default arm at rising rates, the highest that sets up >= 99.5 % of
+# its calls within 500 ms. Per run, over the window after the warm-up:
+# RE goodput (ACKs at the UAS per s, and / RHO), calls set up within 100
+# ms and 500 ms (share of completed), mean and p95 setup, 200 OK
+# retransmissions at the UAS, 503s (SE refusals), SF refusals, INVITE
+# retransmissions by the UAC, and the RE's live transactions (mean, max
+# of 1 s samples). Results: DIR/runs.csv, DIR/tcp.md. Holds the load lock
+# (bench/lib.sh); brings the testbed up with --edges 1 if it is down and
+# takes it down again.
+set -euo pipefail
+here=$(dirname "$0")
+. "$here/lib.sh"
+. "$here/load.sh"
+
+dur=20
+warm=5
+loads="1 2.5 5 10"
+arms="default bm sfbm"
+rho=
+out=$BENCH_OUT/tcp
+while getopts "d:w:r:A:R:o:" o; do
+	case "$o" in
+	d) dur=$OPTARG ;;
+	w) warm=$OPTARG ;;
+	r) loads=$OPTARG ;;
+	A) arms=$OPTARG ;;
+	R) rho=$OPTARG ;;
+	o) out=$OPTARG ;;
+	*) die "usage: tcp-campaign.sh [-d S] [-w S] [-r LOADS] [-A ARMS] [-R RHO] [-o DIR]" ;;
+	esac
+done
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+brought_up=0
+if ! bench_is_up; then
+	"$here/testbed.sh" up --edges 1
+	brought_up=1
+fi
+grep -qx edge1 "$BENCH_STATE/hosts" ||
+	die "the testbed is up without edge1: 'testbed.sh down' first"
+RE_IP=$(bench_ip proxy)
+SE_IP=$(bench_ip edge1)
+RE_CTL="unix:$BENCH_STATE/proxy.ctl"
+SE_CTL="unix:$BENCH_STATE/edge1.ctl"
+
+run_dir=
+cleanup() {
+	local h
+	if [ -n "$run_dir" ]; then
+		for h in uac1 uas1; do sipp_stop "$h" "$run_dir" 1 || true; done
+		BENCH_PROXY_HOST=edge1 "$here/proxy.sh" stop "$run_dir/se" || true
+		"$here/proxy.sh" stop "$run_dir/re" || true
+	fi
+	[ -z "${sampler:-}" ] || kill "$sampler" 2>/dev/null || true
+	[ "$brought_up" = 0 ] || "$here/testbed.sh" down
+}
+trap cleanup EXIT
+
+# start_pair ARM DIR: the RE and the SE of arm ARM.
+start_pair() {
+	local arm=$1 dir=$2 re_defs="TCP_LISTEN=tcp:$RE_IP:$BENCH_SIP_PORT"
+	local se_defs="TCP_LISTEN=tcp:$SE_IP:$BENCH_SIP_PORT OVC_DST_ADMIT"
+	se_defs="$se_defs OVC_NETWORK_MODE=\"local\""
+	case "$arm" in
+	default) se_defs="$se_defs OVC_TCP_SENDQ_MAX=-1" ;;
+	bm)
+		re_defs="$re_defs OVC_RCVBUF_TCP=${BENCH_TCP_RCVBUF:-8}"
+		se_defs="$se_defs OVC_TCP_SENDQ_MAX=-1"
+		;;
+	sfbm)
+		re_defs="$re_defs OVC_RCVBUF_TCP=${BENCH_TCP_RCVBUF:-8}"
+		se_defs="$se_defs OVC_TCP_SENDQ_MAX=0"
+		;;
+	*) die "unknown arm $arm" ;;
+	esac
+	BENCH_DEFINES="$re_defs" "$here/proxy.sh" start "$dir/re" ovc-none \
+		>/dev/null
+	BENCH_PROXY_HOST=edge1 BENCH_DEFINES="$se_defs" \
+		BENCH_NEXT_HOP="sip:$RE_IP:$BENCH_SIP_PORT;transport=tcp" \
+		"$here/proxy.sh" start "$dir/se" ovc-none >/dev/null
+}
+
+# col FILE REGEX: last value of the first column matching REGEX (SIPp
+# ';' CSV), 0 when none.
+col() {
+	[ -f "$1" ] || { echo 0; return; }
+	awk -F';' -v re="$2" 'NR == 1 { for(i = 1; i <= NF; i++) if($i ~ re) { c = i; break }; next }
+		c { v = $c } END { print v + 0 }' "$1"
+}
+# window FILE REGEX FROM TO: increase of a cumulative column between rows
+window() {
+	[ -f "$1" ] || { echo 0; return; }
+	awk -F';' -v re="$2" -v a="$3" -v b="$4" '
+		NR == 1 { for(i = 1; i <= NF; i++) if($i ~ re) { c = i; break }; next }
+		{ r = NR - 1; if(r <= a) va = $c; if(r <= b) vb = $c }
+		END { print vb - va + 0 }' "$1"
+}
+
+# one ARM R RHO: one run; appends a row to runs.csv, prints a summary.
+one() {
+	local arm=$1 r=$2 rho_=$3 rate n life tag uas_counts
+	rate=$(awk -v r="$r" -v p="$rho_" 'BEGIN { printf "%d\n", r * p + 0.5 }')
+	tag=$arm-r$r
+	run_dir=$out/runs/$tag
+	rm -rf "$run_dir"
+	mkdir -p "$run_dir"
+	n=$((warm + dur))
+	life=$((n + 15))
+	start_pair "$arm" "$run_dir"
+	uas_start uas1 "$run_dir" "$((life + 5))"
+	sleep 0.5
+	: >"$run_dir/re_live.txt"
+	(while :; do
+		kamcmd -s "$RE_CTL" tm.stats 2>/dev/null |
+			awk '$1 == "current:" { print $2; exit }' >>"$run_dir/re_live.txt"
+		sleep 1
+	done) &
+	sampler=$!
+	sipp_start uac1 "$run_dir" "$life" "$SE_IP:$BENCH_SIP_PORT" \
+		-sf "$BENCH_SCEN/uac-bench.xml" -bind_local \
+		-key uas "$(bench_ip uas1):$BENCH_SIP_PORT" -r "$rate" -rp 1000 \
+		-d 0 -l 200000 -m $((rate * n))
+	sleep "$n"
+	kill "$sampler" 2>/dev/null || true
+	wait "$sampler" 2>/dev/null || true
+	sampler=
+	sleep 4 # the last calls of the window complete (or not)
+	kamcmd -s "$SE_CTL" ovc.csv >"$run_dir/se_ovc.csv" 2>/dev/null || true
+	sipp_stop uac1 "$run_dir" 2
+	sipp_stop uas1 "$run_dir" 1
+	BENCH_PROXY_HOST=edge1 "$here/proxy.sh" stop "$run_dir/se"
+	"$here/proxy.sh" stop "$run_dir/re"
+	uas_counts=$(ls "$run_dir"/uas1/*_counts.csv 2>/dev/null | head -n1 || true)
+	uac_counts=$(ls "$run_dir"/uac1/*_counts.csv 2>/dev/null | head -n1 || true)
+	# stat rows are 1 s apart: the window is rows warm..n
+	local acks retr200 inv_retr rej sq g timely100 timely500 done setup
+	acks=$(window "$uas_counts" '_ACK_Recv$' "$warm" "$n")
+	retr200=$(col "$uas_counts" '_200_Retrans$')
+	inv_retr=$(col "$uac_counts" '_INVITE_Retrans$')
+	rej=$(col "$uac_counts" '_503_Recv$')
+	sq=$(awk -F',' 'NR == 1 { for(i = 1; i <= NF; i++) if($i == "dst_sendq_refused") c = i; next }
+		c { s += $c } END { print s + 0 }' "$run_dir/se_ovc.csv")
+	# setup times (rtd "setup") of calls answered within the window
+	setup=$(awk -F';' -v a="$warm" -v b="$n" '
+		$1 !~ /^[0-9.]+$/ || $3 != "setup" { next }
+		{ t = $1 / 1000; if(t >= a && t <= b) print $2 }' \
+		"$run_dir/uac1_rtt.csv" 2>/dev/null | sort -g | awk '
+		{ v[++k] = $1; s += $1; if($1 < 100) f1++; if($1 < 500) f5++ }
+		END { if(!k) { print "0 0 0 0 0"; exit }
+			p = int(0.95 * k + 0.5); if(p < 1) p = 1
+			printf "%d %.4f %.4f %.1f %.1f\n", k, f1 / k, f5 / k, s / k, v[p] }')
+	read -r done timely100 timely500 smean sp95 <<<"$setup"
+	g=$(awk -v a="$acks" -v d="$dur" -v p="$rho_" 'BEGIN { printf "%.1f %.3f", a / d, a / d / p }')
+	read -r live_mean live_max < <(awk '{ s += $1; if($1 > m) m = $1; k++ }
+		END { printf "%.1f %d\n", k ? s / k : 0, m }' "$run_dir/re_live.txt")
+	echo "$arm,$r,$rate,$rho_,${g% *},${g#* },$done,$timely100,$timely500,$smean,$sp95,$retr200,$inv_retr,$rej,$sq,$live_mean,$live_max" \
+		>>"$out/runs.csv"
+	say "$tag: $rate/s offered, RE goodput ${g% *}/s (${g#* } rho)," \
+		"setup <100 ms $timely100, p95 $sp95 ms, 200 retrans $retr200," \
+		"503 $rej (SF $sq), RE live tx mean $live_mean max $live_max"
+	run_dir=
+}
+
+# probe: the RE's capacity over TCP (default arm)
+probe() {
+	local p rate ok best=0 d
+	for p in ${BENCH_TCP_PROBES:-150 200 250 300 350 400}; do
+		d=$out/probe/p$p
+		rm -rf "$d"
+		mkdir -p "$d"
+		run_dir=$d
+		start_pair default "$d"
+		uas_start uas1 "$d" 30
+		sleep 0.5
+		sipp_start uac1 "$d" 25 "$SE_IP:$BENCH_SIP_PORT" \
+			-sf "$BENCH_SCEN/uac-bench.xml" -bind_local \
+			-key uas "$(bench_ip uas1):$BENCH_SIP_PORT" -r "$p" -rp 1000 \
+			-d 0 -l 200000 -m $((p * 10))
+		sleep 12
+		sipp_stop uac1 "$d" 2
+		sipp_stop uas1 "$d" 1
+		BENCH_PROXY_HOST=edge1 "$here/proxy.sh" stop "$d/se"
+		"$here/proxy.sh" stop "$d/re"
+		run_dir=
+		ok=$(awk -F';' -v n=$((p * 10)) '$1 ~ /^[0-9.]+$/ && $3 == "setup" && $2 < 500 { k++ }
+			END { print (k >= 0.995 * n) ? 1 : 0 }' "$d/uac1_rtt.csv" 2>/dev/null || echo 0)
+		say "probe $p/s: $([ "$ok" = 1 ] && echo "clean" || echo "over capacity")"
+		[ "$ok" = 1 ] || break
+		best=$p
+	done
+	[ "$best" -gt 0 ] || die "the RE did not carry the lowest probe cleanly"
+	rho=$best
+}
+
+[ -n "$rho" ] || probe
+say "RE capacity over TCP: $rho calls/s"
+echo "arm,r,offered,rho,re_goodput,g,setups,setup_lt100,setup_lt500,setup_mean_ms,setup_p95_ms,uas_200_retrans,uac_invite_retrans,uac_503,se_sf_refused,re_live_mean,re_live_max" \
+	>"$out/runs.csv"
+for r in $loads; do
+	for a in $arms; do
+		one "$a" "$r" "$rho"
+	done
+done
+{
+	echo "| arm | r | offered/s | RE goodput/s | g | setup < 100 ms | p95 ms | 200 OK retrans | 503 (SF) | RE live tx mean/max |"
+	echo "|---|---|---|---|---|---|---|---|---|---|"
+	awk -F',' 'NR > 1 { printf "| %s | %s | %s | %s | %s | %.1f %% | %s | %s | %s (%s) | %s / %s |\n",
+		$1, $2, $3, $5, $6, 100 * $8, $11, $12, $14, $15, $16, $17 }' "$out/runs.csv"
+} >"$out/tcp.md"
+cat "$out/tcp.md"
