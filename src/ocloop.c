@@ -106,6 +106,21 @@ double ovc_ocloop_second(struct ovc_ocloop *l, double x, int overloaded,
 	return a;
 }
 
+double ovc_ocloop_x(
+		double offered, double admitted, double capacity, double target)
+{
+	double x, floor_x = 0.0;
+
+	if(!(offered > 0.0))
+		return -1.0;
+	x = admitted > 0.0 ? admitted / offered : 0.0;
+	if(capacity > 0.0 && target > 0.0 && target <= 1.0)
+		floor_x = capacity * target / offered;
+	if(floor_x > x)
+		x = floor_x;
+	return x > 1.0 ? 1.0 : x;
+}
+
 double ovc_ocloop_exact(const struct ovc_ocloop *l)
 {
 	return 100.0 * (1.0 - l->a);

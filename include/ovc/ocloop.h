@@ -44,6 +44,18 @@ void ovc_ocloop_init(struct ovc_ocloop *l);
 double ovc_ocloop_second(struct ovc_ocloop *l, double x, int overloaded,
 		double cpu, double target);
 
+/* The x ovc_ocloop_second() takes for a second in which offered initial
+ * INVITEs arrived (per second; <= 0: none, returns -1) and admitted were
+ * admitted, on a server whose learned capacity is capacity INVITEs/s at
+ * full CPU (<= 0: not learned yet) and whose controller aims at target:
+ * admitted / offered, but never below capacity x target / offered (at
+ * most 1). A burst its receive-queue age limit refuses, or the second an
+ * overload starts, admits little of a load the server can mostly carry:
+ * taken alone it would cut a to a few percent and the clients would
+ * refuse for many seconds what the server could take. */
+double ovc_ocloop_x(double offered, double admitted, double capacity,
+		double target);
+
 /* The reduction 100 (1 - a), percent, as the exact real value. */
 double ovc_ocloop_exact(const struct ovc_ocloop *l);
 

@@ -43,14 +43,16 @@ static void net_second_end(
 	struct ovc_net *n = ovc_net;
 	uint64_t off = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_OFFERED]);
 	uint64_t adm = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_ADMITTED]);
-	double x = -1, a;
+	double x = -1, a, target = target_now();
 
 	if(off > n->last_offered && adm >= n->last_admitted)
-		x = (double)(adm - n->last_admitted) / (double)(off - n->last_offered);
+		x = ovc_ocloop_x((double)(off - n->last_offered),
+				(double)(adm - n->last_admitted), ovc_dload(&ovc->capacity),
+				target);
 	n->last_offered = off;
 	n->last_admitted = adm;
-	a = ovc_ocloop_second(&n->loop, x > 1 ? 1 : x, ovc_overloaded(),
-			ovc_dload(&ovc->cpu_1s), target_now());
+	a = ovc_ocloop_second(&n->loop, x, ovc_overloaded(),
+			ovc_dload(&ovc->cpu_1s), target);
 	ovc_dstore(&n->a, a);
 	ovc_dstore(&n->exact, ovc_ocloop_exact(&n->loop));
 	atomic_store(&n->engaged, n->loop.engaged);

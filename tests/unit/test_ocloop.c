@@ -291,6 +291,27 @@ START_TEST(test_closed_loop_pessimistic)
 }
 END_TEST
 
+/* x: the admitted share, floored by what the learned capacity carries. */
+START_TEST(test_x_floor)
+{
+	ck_assert_double_eq(ovc_ocloop_x(0, 0, 100, TARGET), -1.0);
+	ck_assert_double_eq(ovc_ocloop_x(-5, 0, 100, TARGET), -1.0);
+	ck_assert_double_eq_tol(ovc_ocloop_x(400, 100, 0, TARGET), 0.25, 1e-12);
+	/* an age-limit burst: 15 of 662 admitted by a server of 100/s */
+	ck_assert_double_eq_tol(
+			ovc_ocloop_x(662, 15, 100, TARGET), 90.0 / 662, 1e-12);
+	ck_assert_double_eq_tol(ovc_ocloop_x(662, 15, 0, TARGET), 15.0 / 662,
+			1e-12);
+	/* at its capacity: the floor is x >= 0.9 */
+	ck_assert_double_eq_tol(ovc_ocloop_x(100, 40, 100, TARGET), 0.9, 1e-12);
+	ck_assert_double_eq(ovc_ocloop_x(50, 10, 100, TARGET), 1.0);
+	ck_assert_double_eq(ovc_ocloop_x(50, 60, 0, TARGET), 1.0);
+	/* bad target: no floor */
+	ck_assert_double_eq_tol(ovc_ocloop_x(100, 40, 100, 0), 0.4, 1e-12);
+	ck_assert_double_eq_tol(ovc_ocloop_x(100, 40, 100, 2), 0.4, 1e-12);
+}
+END_TEST
+
 START_TEST(test_closed_loop)
 {
 	static const double n[] = {2, 4, 8, 16};
@@ -314,6 +335,7 @@ Suite *make_suite_ocloop(void)
 	tcase_add_test(tc, test_no_arrivals_and_nan);
 	tcase_add_test(tc, test_publish);
 	tcase_add_test(tc, test_closed_loop);
+	tcase_add_test(tc, test_x_floor);
 	tcase_add_test(tc, test_closed_loop_pessimistic);
 	suite_add_tcase(s, tc);
 	return s;
