@@ -144,6 +144,13 @@ expect_bad 'modparam("ovc", "rcvbuf_tcp", -1)' \
 	'"rcvbuf_tcp": -1 is out of range \[0, 100000\]'
 expect_bad 'modparam("ovc", "emergency_priority", -1)' \
 	'"emergency_priority": -1 is out of range \[0, 1\]'
+expect_bad 'modparam("ovc", "network_mode", "hops")' \
+	'"network_mode": unknown .hops. \(one of local, hop, e2e\)'
+expect_bad 'modparam("ovc", "kstage", 2)' '"kstage": 2 is out of range \[0, 1\]'
+expect_bad 'modparam("ovc", "kstage_budget", 0)' \
+	'"kstage_budget": 0 is out of range \[1, 100\]'
+expect_bad 'modparam("ovc", "tcp_sendq_max", -2)' \
+	'"tcp_sendq_max": -2 is out of range \[-1, 2147483647\]'
 
 # every modparam of the module's table had at least one bad value
 for n in $(grep -oE '^OVC_MP_(INT|ENUM|STR)\([a-z_]+' \
