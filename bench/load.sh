@@ -56,6 +56,8 @@ uas_start() {
 }
 
 # uac_start HOST DIR LIFETIME_S UAS_HOST RATE RETRANS(yes|no) [HOLD_MS]
+# The UAC sends to the proxy host BENCH_UAC_PROXY (default proxy, the
+# core; edge1.. in multi-hop topologies).
 uac_start() {
 	local h=$1 dir=$2 life=$3 uas=$4 rate=$5 retrans=$6 hold=${7:-0}
 	local -a extra=()
@@ -64,7 +66,8 @@ uac_start() {
 		scen=uac-nr.xml
 		extra=(-nr)
 	fi
-	sipp_start "$h" "$dir" "$life" "$(bench_ip proxy):$BENCH_SIP_PORT" \
+	sipp_start "$h" "$dir" "$life" \
+		"$(bench_ip "${BENCH_UAC_PROXY:-proxy}"):$BENCH_SIP_PORT" \
 		-sf "$BENCH_SCEN/$scen" -bind_local \
 		-key uas "$(bench_ip "$uas"):$BENCH_SIP_PORT" \
 		-r "$rate" -rp 1000 -d "$hold" -l 200000 "${extra[@]}"

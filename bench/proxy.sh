@@ -24,11 +24,19 @@
 # starts the proxy on that host instead (uncapped, control socket
 # $BENCH_STATE/edge1.ctl), BENCH_NEXT_HOP=sip:10.77.0.10:5060 relays every
 # out-of-dialog request to the next hop (ovc-proxy.cfg NEXT_HOP).
+# BENCH_PROXY_DEFINES: more ovc-proxy.cfg defines, separated by blanks,
+# each NAME or NAME=VALUE with the value's quotes kept (e.g.
+# 'OVC_NETWORK_MODE="hop" OVC_DST_ADMIT'; values without blanks).
+# BENCH_OVC_SO: the module to load (default modules/ovc/ovc.so; a
+# campaign passes a copy so that a rebuild meanwhile does not change it).
+# BENCH_PROXY_CHILDREN: the CHILDREN define for this proxy (default
+# BENCH_CHILDREN, else 1).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 BENCH_PROXY_HOST=${BENCH_PROXY_HOST:-proxy}
 BENCH_PROXY_CTL="$BENCH_STATE/$BENCH_PROXY_HOST.ctl"
+BENCH_OVC_SO=${BENCH_OVC_SO:-$BENCH_TOP/modules/ovc/ovc.so}
 
 proxy_defines() {
 	local alg=$1 i=1 kv
@@ -37,14 +45,17 @@ proxy_defines() {
 	[ -n "${BENCH_NEXT_HOP:-}" ] && echo "-A NEXT_HOP=\"$BENCH_NEXT_HOP\""
 	for kv in ${BENCH_DEFINES:-}; do echo "-A $kv"; done
 	echo "-A CTL_SOCK=\"unix:$BENCH_PROXY_CTL\""
-	echo "-A CHILDREN=${BENCH_CHILDREN:-1}"
+	echo "-A CHILDREN=${BENCH_PROXY_CHILDREN:-${BENCH_CHILDREN:-1}}"
+	for kv in ${BENCH_PROXY_DEFINES:-}; do
+		echo "-A $kv"
+	done
 	case "$alg" in
 	none) echo "-A NO_OVC" ;;
 	ratelimit) echo "-A RL_PIPE=\"0:FEEDBACK:${BENCH_FEEDBACK_LOAD:-80}\"" ;;
 	taildrop) echo "-A RL_PIPE=\"0:TAILDROP:${BENCH_TAILDROP_CPS:?}\"" ;;
 	reject) echo "-A REJECT_ALL" ;;
 	*)
-		echo "-A OVC_SO=\"$BENCH_TOP/modules/ovc/ovc.so\""
+		echo "-A OVC_SO=\"${BENCH_OVC_SO:-$BENCH_TOP/modules/ovc/ovc.so}\""
 		echo "-A OVC_ALGORITHM=\"${alg#ovc-}\""
 		[ -z "${BENCH_CPU_SOURCE:-}" ] ||
 			echo "-A OVC_CPU_SOURCE=\"$BENCH_CPU_SOURCE\""
@@ -73,8 +84,8 @@ cmd_start() {
 	case "$alg" in
 	none | ratelimit | taildrop | reject) ;;
 	*)
-		[ -f "$BENCH_TOP/modules/ovc/ovc.so" ] ||
-			die "modules/ovc/ovc.so missing: run 'make' (or use ALG none)"
+		[ -f "$BENCH_OVC_SO" ] ||
+			die "$BENCH_OVC_SO missing: run 'make' (or use ALG none)"
 		;;
 	esac
 	mkdir -p "$dir/run"
