@@ -98,7 +98,10 @@ cg_make() {
 # kam_start [-c CGNAME] [-n NAME] DEFINE...: starts kamailio with the proxy
 # cfg and the given -A defines; waits for its control socket (for
 # KAM_START_TENTHS tenths of a second, default 100). KAM_WRAP: a command
-# kamailio runs under (valgrind ...).
+# kamailio runs under (valgrind ...). It listens on PROXY_PORT, relays to
+# UAS_PORT and answers RPC on CTL, as they are when it is called (a test
+# with two proxies sets them for each call; kam_stop stops the one in
+# T_KPID and removes CTL's socket).
 kam_start() {
 	local cg="" name=kam
 	while [ $# -gt 0 ]; do
@@ -114,9 +117,9 @@ kam_start() {
 		-A "OVC_SO=\"$MOD\"" -A "CTL_SOCK=\"$CTL\""
 		-A "LISTEN=udp:127.0.0.1:$PROXY_PORT"
 		-A "NEXT_HOP=\"sip:127.0.0.1:$UAS_PORT\"")
-	local d
+	local d ctlf=${CTL#unix:}
 	for d in "$@"; do args+=(-A "$d"); done
-	rm -f "$T_DIR/ctl" "$T_DIR/$name.pid"
+	rm -f "$ctlf" "$T_DIR/$name.pid"
 	# shellcheck disable=SC2206
 	local run=(${KAM_WRAP:-} kamailio)
 	if [ -n "$cg" ]; then
@@ -129,7 +132,7 @@ kam_start() {
 	fi
 	T_PIDS+=("$!")
 	for _ in $(seq 1 "${KAM_START_TENTHS:-100}"); do
-		if [ -S "$T_DIR/ctl" ] && [ -s "$T_DIR/$name.pid" ]; then
+		if [ -S "$ctlf" ] && [ -s "$T_DIR/$name.pid" ]; then
 			T_KPID=$(cat "$T_DIR/$name.pid")
 			T_PIDS+=("$T_KPID")
 			return 0
@@ -152,7 +155,7 @@ kam_stop() {
 	done
 	kill -9 "$T_KPID" 2>/dev/null || true
 	T_KPID=""
-	rm -f "$T_DIR/ctl"
+	rm -f "${CTL#unix:}"
 }
 
 rpc() { kamcmd -s "$CTL" "$@"; }
@@ -375,11 +378,12 @@ load_scale() {
 # (`none`) is offered a probe rate for SECS; while it sets up fewer than
 # 99.5 % of the calls within 500 ms the probe is over capacity and the
 # next one is 8 % lower (at most TRIES, default 5). The first probe is
-# 350 calls/s scaled (load_scale). Returns 1 when no probe passed.
+# PROBE_START (default 350, for a 20 ms / 100 ms quota) calls/s scaled
+# (load_scale). Returns 1 when no probe passed.
 probe_capacity() {
 	local cg=$1 secs=$2 tries=${3:-5} n=0 probe timely calls name
 	load_scale
-	probe=$(scaled 350)
+	probe=$(scaled "${PROBE_START:-350}")
 	while [ "$n" -lt "$tries" ]; do
 		n=$((n + 1))
 		name="probe_$n"
