@@ -301,6 +301,10 @@ echo "t_end=$t_end" >>"$dir/meta.env"
 phase merged
 read -r tgt off smax < <("$BENCH_BIN/ovc-jget" "$dir/summary.json" \
 	target_cps offered_cps extra_mean.sipp_cpu_max)
+# a run whose generators or proxies were stopped under it (testbed down
+# from elsewhere) measured nothing: no row for it
+awk -v o="$off" 'BEGIN { exit !(o == "-" || o <= 0) }' &&
+	die "no load measured (offered $off calls/s): see $dir/phases.log"
 awk -v t="$tgt" -v o="$off" -v m="$smax" 'BEGIN {
 	exit !((t > 0 && o < 0.95 * t) || (m != "-" && m > 0.8)) }' &&
 	say "WARNING: load generators may be the bottleneck (target $tgt," \
