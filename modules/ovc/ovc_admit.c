@@ -15,6 +15,7 @@
 #include "ovc_queue.h"
 #include "ovc_rsoca.h"
 #include "ovc_rxq.h"
+#include "ovc_sendq.h"
 
 /* per-process memory of the last decision, for $ovc(verdict) */
 static unsigned int last_msg_id;
@@ -66,7 +67,7 @@ void ovc_admit_settings(struct ovc_adm_cfg *cfg)
 	cfg->overloaded = ovc_overloaded();
 	cfg->queue_on = ovc_queue_on();
 	cfg->now_s = (uint32_t)ovc_now_sec_coarse();
-	cfg->sendq_max = -1; /* set by ovc_dst_admit() */
+	cfg->sendq_max = ovc_tcp_sendq_max; /* read by the next hop's verdict */
 }
 
 /* How long the initial INVITE this process just read from UDP socket

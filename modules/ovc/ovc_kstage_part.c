@@ -28,7 +28,7 @@
 #include "ovc_rsoca.h"
 #include "ovc_shm.h"
 
-int ovc_kstage_on = 1;
+int ovc_kstage_on = 0; /* the table's default (ovc_modparams.def) */
 int ovc_kstage_budget = 20;
 
 /* the split's fixed settings: half of the way to the target each epoch,

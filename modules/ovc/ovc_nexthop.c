@@ -143,7 +143,6 @@ int ovc_dst_admit(struct sip_msg *msg, str *uri)
 	if(hop.fb != NULL && mode == OVC_NET_E2E && client_offers_oc(msg))
 		hop.fb = NULL;
 	ovc_admit_settings(&cfg);
-	cfg.sendq_max = ovc_tcp_sendq_max;
 	ovc_adm_next_hop(ovc_admit_state(), &cfg, &r, &hop, ovc_now_ns(), &v);
 	if(v.act == OVC_ADM_REJECT) {
 		ovc_count_event(OVC_E_DST_REFUSED);
