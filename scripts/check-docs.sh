@@ -10,7 +10,8 @@
 # <!-- csv:end -->), the statistics exactly as modules/ovc/ovc_stats.def
 # lists them (between <!-- stats:begin --> and <!-- stats:end -->), and
 # must document every script function, pseudo-variable key, RPC and
-# statistic that the module exports.
+# statistic that the module exports; and every link to a section of the
+# module README, README.md or docs/algorithms.md must name a heading.
 # --update rewrites the tables in place.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -65,6 +66,25 @@ for n in $names; do
 		echo "check-docs: $readme does not document '$n'"
 		bad=1
 	fi
+done
+# every link to a section (#anchor, or FILE#anchor of another page) names
+# a heading of its page, as GitHub derives the anchor from the heading
+slugs() {
+	awk '/^```/ { f = !f; next } !f && /^#+ / { sub(/^#+ +/, ""); print }' "$1" |
+		sed -E 's/\[([^]]*)\]\([^)]*\)/\1/g' | LC_ALL=C tr 'A-Z' 'a-z' |
+		LC_ALL=C sed -E 's/[^a-z0-9 _-]//g; s/ /-/g'
+}
+for page in "$readme" "$top/README.md" "$top/docs/algorithms.md"; do
+	links=$(grep -oE '\]\([^)#]*#[^)]+\)|^\[[^]]+\]: *[^ ]*#[^ ]+' "$page" |
+		sed -E 's/^\]\(//; s/\)$//; s/^\[[^]]+\]: *//' | sort -u || true)
+	for l in $links; do
+		target=$(dirname "$page")/${l%%#*}
+		[ -n "${l%%#*}" ] || target=$page
+		if [ ! -f "$target" ] || ! slugs "$target" | grep -qxF -- "${l#*#}"; then
+			echo "check-docs: ${page#"$top"/}: link $l names no heading"
+			bad=1
+		fi
+	done
 done
 [ "$bad" = 0 ] && echo "check-docs: $readme documents every export and parameter"
 exit "$bad"
