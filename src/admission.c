@@ -212,11 +212,10 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 		v->key = ovc_sip_request_key(st->secret, r->buf, r->sc);
 	if(remembered(st, cfg, r, v))
 		return;
-	/* below capacity a wait is a burst the proxy absorbs, not a loss; pi,
-	 * which paces its queue and is released whenever its overload lapses,
-	 * keeps the age limit at every load (issue 15: pi held in control
-	 * lets its queue fill) */
-	aged = age_on && (cfg->overloaded || cfg->t->paces_queue)
+	/* below capacity a wait is a burst the proxy absorbs, not a loss:
+	 * every algorithm, pi included, applies the age limit only while the
+	 * overload is evident (a wait past T1/2 makes it so, ovc_onset.h) */
+	aged = age_on && cfg->overloaded
 		   && ovc_rxq_too_old(age, cfg->max_age_ms);
 	if(aged) {
 		/* waited past max_age_ms before anyone could look at it: the

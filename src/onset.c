@@ -19,10 +19,18 @@ static int rearmed(const struct ovc_onset *o, const struct ovc_onset_cfg *c)
 	return o->onsets > 0 && o->quiet_s < c->hold_s + c->rearm_s;
 }
 
-int ovc_onset_step(struct ovc_onset *o, const struct ovc_onset_cfg *c,
-		double min_wait_ms, double dt_s)
+/* wait_ms > least, where NaN and negative waits (none seen) are no
+ * evidence and INFINITY is (a wait that cannot be measured, a
+ * controller's refusals: ovc_onset_tick()) */
+static int above(double wait_ms, double least)
 {
-	double least = c->onset_ms;
+	return !isnan(wait_ms) && wait_ms > least;
+}
+
+int ovc_onset_step(struct ovc_onset *o, const struct ovc_onset_cfg *c,
+		double rx_ms, double queue_ms, double dt_s)
+{
+	double rx_least = c->onset_ms, q_least = c->onset_ms;
 	int evidence;
 
 	if(!(c->onset_ms > 0)) {
@@ -32,11 +40,11 @@ int ovc_onset_step(struct ovc_onset *o, const struct ovc_onset_cfg *c,
 		o->quiet_s = 0;
 		return 1;
 	}
-	if(!o->on && c->enter_ms > least && !rearmed(o, c))
-		least = c->enter_ms;
-	/* INFINITY is evidence (a wait that cannot be measured, a controller's
-	 * refusals: ovc_onset_tick()); NaN and negative waits are not */
-	evidence = !isnan(min_wait_ms) && min_wait_ms > least;
+	if(!o->on && !rearmed(o, c)) {
+		rx_least = fmax(c->enter_ms, c->onset_ms);
+		q_least = fmax(c->queue_enter_ms, c->onset_ms);
+	}
+	evidence = above(rx_ms, rx_least) || above(queue_ms, q_least);
 	if(evidence) {
 		if(!o->on)
 			o->onsets++;

@@ -29,7 +29,11 @@ struct ovc_onset
 /* The thresholds, derived by ovc_derive_rxq() and ovc_onset_tick(). */
 struct ovc_onset_cfg
 {
-	double enter_ms; /* least wait that starts an overload, ms */
+	double enter_ms; /* least receive-queue wait that starts an overload,
+						ms */
+	double queue_enter_ms; /* least in-core queue wait beyond its target
+							  that starts one, ms (the queue expires
+							  INVITEs before their wait reaches enter_ms) */
 	double onset_ms; /* least wait that keeps one (<= 0: always on), ms */
 	double hold_s;	 /* quiet time that ends one, s */
 	double rearm_s;	 /* after an overload ended, how long a wait past
@@ -39,15 +43,18 @@ struct ovc_onset_cfg
 /* Starts with no overload. */
 void ovc_onset_init(struct ovc_onset *o);
 
-/* One window of dt_s seconds in which the least wait of any INVITE was
- * min_wait_ms (< 0 or NaN: no INVITE seen, which is no evidence;
- * INFINITY: evidence whatever the thresholds), ms.
- * Evidence when min_wait_ms > onset_ms in overload or within rearm_s of
- * its end, else when min_wait_ms > max(enter_ms, onset_ms). onset_ms <= 0
- * switches the test off (always overloaded: the controllers act as in
- * their papers). Returns 1 while overload is evident or was within the
- * last hold_s seconds, else 0. */
+/* One window of dt_s seconds in which the least wait of any INVITE in the
+ * receive queue was rx_ms and in the in-core queue, beyond its target,
+ * queue_ms (< 0 or NaN: no INVITE seen, which is no evidence; INFINITY:
+ * evidence whatever the thresholds), ms.
+ * Evidence when either wait > onset_ms in overload or within rearm_s of
+ * its end, else when rx_ms > max(enter_ms, onset_ms) or queue_ms >
+ * max(queue_enter_ms, onset_ms): a receive queue's burst below enter_ms
+ * is absorbed whatever the algorithm. onset_ms <= 0 switches the test off
+ * (always overloaded: the controllers act as in their papers). Returns 1
+ * while overload is evident or was within the last hold_s seconds, else
+ * 0. */
 int ovc_onset_step(struct ovc_onset *o, const struct ovc_onset_cfg *c,
-		double min_wait_ms, double dt_s);
+		double rx_ms, double queue_ms, double dt_s);
 
 #endif

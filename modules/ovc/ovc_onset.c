@@ -128,27 +128,33 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 		q = fmax(q - queue_target_s * 1000.0, 0.0);
 	least = fmax(rx, q); /* either queue holding everything back */
 	if(least < 0 && invites > window_invites) {
-		least = INFINITY; /* INVITEs whose wait cannot be measured (TCP,
-							 TLS): the controller acts, as in its paper */
+		least = rx = INFINITY; /* INVITEs whose wait cannot be measured
+								  (TCP, TLS): the controller acts, as in
+								  its paper */
 		why = "unmeasured (TCP, TLS)";
 	}
 	if(2 * window_held > window_epochs) {
 		why = "held down by pi's refusals";
-		least = INFINITY; /* pi keeps its queue at T_q and hides the
-							 overload it controls: while it refuses beyond
-							 twice its CPU headroom, its refusals are the
-							 evidence (noted in overload only) */
+		least = rx = INFINITY; /* pi keeps its queue at T_q and hides the
+								  overload it controls: while it refuses
+								  beyond twice its CPU headroom, its
+								  refusals are the evidence (noted in
+								  overload only) */
 	}
 	window_invites = invites;
 	window_epochs = 0;
 	window_held = 0;
 	/* the in-core queue (bbc, sired, pi) expires INVITEs before their wait
-	 * reaches enter_ms: with it, onset_ms starts an overload */
-	cfg.enter_ms = ovc_traits_now()->queued ? eff->onset_ms : eff->enter_ms;
+	 * reaches enter_ms: a wait there past its target by onset_ms starts an
+	 * overload; a receive queue's burst is absorbed as for every other
+	 * algorithm (issue 15: pi held a proxy at 0.9x after a 28 ms wait at
+	 * its start) */
+	cfg.enter_ms = eff->enter_ms;
+	cfg.queue_enter_ms = eff->onset_ms;
 	cfg.onset_ms = eff->onset_ms;
 	cfg.hold_s = 2.0 * t1_ms / 1000.0;
 	cfg.rearm_s = 64.0 * t1_ms / 1000.0;
-	on = ovc_onset_step(&onset, &cfg, least, (double)(now - window_start) / 1e9);
+	on = ovc_onset_step(&onset, &cfg, rx, q, (double)(now - window_start) / 1e9);
 	if(ovc_traits_now()->controlled == 0
 			&& atomic_load(&ovc->rxq_max_age_ms) == 0)
 		on = 0; /* nothing is controlled, nothing to report (an age limit

@@ -13,9 +13,9 @@
 static int step(struct ovc_onset *o, double wait_ms, double enter_ms,
 		double onset_ms, double dt_s, double hold_s)
 {
-	struct ovc_onset_cfg c = {enter_ms, onset_ms, hold_s, 0};
+	struct ovc_onset_cfg c = {enter_ms, enter_ms, onset_ms, hold_s, 0};
 
-	return ovc_onset_step(o, &c, wait_ms, dt_s);
+	return ovc_onset_step(o, &c, wait_ms, -1, dt_s);
 }
 
 START_TEST(test_below_capacity)
@@ -114,28 +114,58 @@ END_TEST
 /* For rearm_s after an overload ended, onset_ms starts the next one. */
 START_TEST(test_rearm)
 {
-	struct ovc_onset_cfg c = {250, 20, 1.0, 32};
+	struct ovc_onset_cfg c = {250, 250, 20, 1.0, 32};
 	struct ovc_onset o;
 	int i;
 
 	ovc_onset_init(&o);
-	ck_assert_int_eq(ovc_onset_step(&o, &c, 30, 0.2), 0);
-	ck_assert_int_eq(ovc_onset_step(&o, &c, 300, 0.2), 1);
+	ck_assert_int_eq(ovc_onset_step(&o, &c, 30, -1, 0.2), 0);
+	ck_assert_int_eq(ovc_onset_step(&o, &c, 300, -1, 0.2), 1);
 	for(i = 0; i < 5; i++)
-		ovc_onset_step(&o, &c, 0, 0.2);
+		ovc_onset_step(&o, &c, 0, -1, 0.2);
 	ck_assert_int_eq(o.on, 0);
 	/* 10 s later a controlled overload's 30 ms is an onset again */
 	for(i = 0; i < 50; i++)
-		ck_assert_int_eq(ovc_onset_step(&o, &c, 0, 0.2), 0);
-	ck_assert_int_eq(ovc_onset_step(&o, &c, 30, 0.2), 1);
+		ck_assert_int_eq(ovc_onset_step(&o, &c, 0, -1, 0.2), 0);
+	ck_assert_int_eq(ovc_onset_step(&o, &c, 30, -1, 0.2), 1);
 	ck_assert_uint_eq(o.onsets, 2);
 	/* after rearm_s of quiet, back to enter_ms */
 	for(i = 0; i < 5 + 170; i++)
-		ovc_onset_step(&o, &c, 0, 0.2);
+		ovc_onset_step(&o, &c, 0, -1, 0.2);
 	ck_assert_int_eq(o.on, 0);
-	ck_assert_int_eq(ovc_onset_step(&o, &c, 30, 0.2), 0);
-	ck_assert_int_eq(ovc_onset_step(&o, &c, 251, 0.2), 1);
+	ck_assert_int_eq(ovc_onset_step(&o, &c, 30, -1, 0.2), 0);
+	ck_assert_int_eq(ovc_onset_step(&o, &c, 251, -1, 0.2), 1);
 	ck_assert_uint_eq(o.onsets, 3);
+}
+END_TEST
+
+/* With an in-core queue, its wait past the target starts an overload at
+ * queue_enter_ms; a receive-queue burst still needs enter_ms. */
+START_TEST(test_queue_enter)
+{
+	struct ovc_onset_cfg c = {250, 20, 20, 1.0, 32};
+	struct ovc_onset o;
+	int i;
+
+	ovc_onset_init(&o);
+	/* a 28 ms receive-queue wait at start: a burst, not an onset */
+	ck_assert_int_eq(ovc_onset_step(&o, &c, 28, 0, 0.2), 0);
+	ck_assert_int_eq(ovc_onset_step(&o, &c, 28, -1, 0.2), 0);
+	ck_assert_int_eq(ovc_onset_step(&o, &c, 240, NAN, 0.2), 0);
+	ck_assert_uint_eq(o.onsets, 0);
+	/* the in-core queue 25 ms past its target: overload */
+	ck_assert_int_eq(ovc_onset_step(&o, &c, 0, 25, 0.2), 1);
+	ck_assert_uint_eq(o.onsets, 1);
+	/* in overload either queue keeps it */
+	for(i = 0; i < 10; i++)
+		ck_assert_int_eq(ovc_onset_step(&o, &c, 21, 0, 0.2), 1);
+	for(i = 0; i < 10; i++)
+		ck_assert_int_eq(ovc_onset_step(&o, &c, 0, 21, 0.2), 1);
+	/* INFINITY in either is evidence */
+	ovc_onset_init(&o);
+	ck_assert_int_eq(ovc_onset_step(&o, &c, INFINITY, -1, 0.2), 1);
+	ovc_onset_init(&o);
+	ck_assert_int_eq(ovc_onset_step(&o, &c, -1, INFINITY, 0.2), 1);
 }
 END_TEST
 
@@ -149,6 +179,7 @@ Suite *make_suite_onset(void)
 	tcase_add_test(tc, test_off);
 	tcase_add_test(tc, test_enter_hysteresis);
 	tcase_add_test(tc, test_rearm);
+	tcase_add_test(tc, test_queue_enter);
 	suite_add_tcase(s, tc);
 	return s;
 }
