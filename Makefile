@@ -36,10 +36,12 @@ MOD_SRC = $(wildcard modules/ovc/*.c)
 MOD_OBJ = $(MOD_SRC:modules/ovc/%.c=$(BUILD)/mod/%.o)
 MOD = modules/ovc/ovc.so
 
-# the unit tests also link the module's Kamailio-free CSV writer
-UNIT_SRC = $(wildcard tests/unit/*.c) modules/ovc/ovc_csv.c
+# the unit tests also link the module's Kamailio-free CSV writer and the
+# kernel stage's loader (with the program it loads, BPF_PROG_H)
+UNIT_SRC = $(wildcard tests/unit/*.c) modules/ovc/ovc_csv.c \
+	modules/ovc/bpf/ovc_kstage_bpf.c
 UNIT_DEPS = modules/ovc/ovc_csv.h modules/ovc/ovc_row.h \
-	modules/ovc/ovc_columns.def
+	modules/ovc/ovc_columns.def modules/ovc/bpf/ovc_kstage_bpf.h
 UNIT = $(BUILD)/tests/unit_tests
 UNIT_SAN = $(BUILD)/tests/unit_tests_san
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
@@ -84,10 +86,11 @@ $(MOD): $(MOD_OBJ) $(KSTAGE_OBJ) $(LIB)
 		$(LIB) -lm
 	KAMAILIO=$(KAMAILIO) ./scripts/check-abi.sh $@
 
-$(UNIT): $(UNIT_SRC) $(UNIT_DEPS) $(LIB) | $(BUILD)/tests
-	$(CC) $(LIB_CFLAGS) -Itests/unit -Imodules/ovc -o $@ $(UNIT_SRC) $(LIB) $(CHECK_LIBS) -lm
-$(UNIT_SAN): $(UNIT_SRC) $(UNIT_DEPS) $(LIB_SAN) | $(BUILD)/tests
-	$(CC) $(LIB_CFLAGS) $(SAN_FLAGS) -Itests/unit -Imodules/ovc -o $@ $(UNIT_SRC) \
+UNIT_INC = -Itests/unit -Imodules/ovc -Imodules/ovc/bpf -I$(BUILD)/mod
+$(UNIT): $(UNIT_SRC) $(UNIT_DEPS) $(BPF_PROG_H) $(LIB) | $(BUILD)/tests
+	$(CC) $(LIB_CFLAGS) $(UNIT_INC) -o $@ $(UNIT_SRC) $(LIB) $(CHECK_LIBS) -lm
+$(UNIT_SAN): $(UNIT_SRC) $(UNIT_DEPS) $(BPF_PROG_H) $(LIB_SAN) | $(BUILD)/tests
+	$(CC) $(LIB_CFLAGS) $(SAN_FLAGS) $(UNIT_INC) -o $@ $(UNIT_SRC) \
 		$(LIB_SAN) $(CHECK_LIBS) -lm
 
 $(BUILD)/lib $(BUILD)/lib-san $(BUILD)/mod $(BUILD)/tests:

@@ -257,6 +257,43 @@ int ovc_ksb_read(struct ovc_ksb *k, struct ovc_ks_stats *sum)
 	return 0;
 }
 
+int ovc_ksb_test_run(
+		struct ovc_ksb *k, const void *payload, size_t len, uint32_t *kept)
+{
+	/* an Ethernet header, which the kernel pulls before the program runs
+	 * (a socket filter's test run starts past the link layer), then the
+	 * UDP header the program skips */
+	static unsigned char d[4096];
+	const size_t eth = 14, udp = 8;
+	union bpf_attr a;
+
+	if(len > sizeof(d) - eth - udp) {
+		snprintf(k->err, sizeof(k->err), "test run: %zu bytes", len);
+		return -EINVAL;
+	}
+	memset(d, 0, eth + udp);
+	/* the local experimental type, not IP: the kernel would read an IP
+	 * header where the UDP header is (and refuses short ones) */
+	d[12] = 0x88;
+	d[13] = 0xb5;
+	d[eth + 0] = 0x13; /* ports 5060 -> 5060 */
+	d[eth + 1] = 0xc4;
+	d[eth + 2] = 0x13;
+	d[eth + 3] = 0xc4;
+	d[eth + 4] = (unsigned char)((udp + len) >> 8);
+	d[eth + 5] = (unsigned char)(udp + len);
+	memcpy(d + eth + udp, payload, len);
+	memset(&a, 0, sizeof(a));
+	a.test.prog_fd = (unsigned)k->prog;
+	a.test.data_in = (uint64_t)(uintptr_t)d;
+	a.test.data_size_in = (unsigned)(eth + udp + len);
+	a.test.repeat = 1;
+	if(sys_bpf(BPF_PROG_TEST_RUN, &a) != 0)
+		return fail(k, "BPF_PROG_TEST_RUN");
+	*kept = a.test.retval;
+	return 0;
+}
+
 void ovc_ksb_close(struct ovc_ksb *k)
 {
 	int i;

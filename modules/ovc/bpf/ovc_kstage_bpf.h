@@ -54,6 +54,16 @@ int ovc_ksb_admitted(struct ovc_ksb *k, uint64_t key);
  * Returns 0 or -errno. */
 int ovc_ksb_read(struct ovc_ksb *k, struct ovc_ks_stats *sum);
 
+/* Runs the loaded program once, in the kernel (BPF_PROG_TEST_RUN), on a
+ * UDP datagram carrying the len bytes at payload: the program sees an
+ * 8-byte UDP header, then the payload, as on a socket. *kept: what the
+ * program returned, the bytes of that datagram (header included) it
+ * keeps: 8 + len passes it whole, 0 drops it. For the tests; the
+ * counters and the credit change as for a datagram received. Returns 0
+ * or -errno. */
+int ovc_ksb_test_run(
+		struct ovc_ksb *k, const void *payload, size_t len, uint32_t *kept);
+
 /* Closes every descriptor k holds (filters attached stay with their
  * sockets until detached or closed). */
 void ovc_ksb_close(struct ovc_ksb *k);

@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * ovc unit tests - the kernel stage's socket filter as the kernel runs
+ * it: the program the module loads (modules/ovc/bpf/ovc_kstage_bpf.c),
+ * run on datagrams through BPF_PROG_TEST_RUN with the drop share at 1 (every
+ * initial INVITE not admitted is dropped). What it returns is what the
+ * socket keeps of a datagram: everything else than an initial INVITE must
+ * be kept whole, header and payload, however long. Skipped, saying why,
+ * where the kernel or the privileges refuse the program.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ovc/kstage_abi.h"
+#include "ovc/kstage_scan.h"
+#include "ovc_kstage_bpf.h"
+
+#include "suites.h"
+
+#define UDP 8u /* the UDP header the program sees first */
+
+static struct ovc_ksb k;
+
+/* Loads the program and sets the share to 1. 0: loaded; 1: skipped. */
+static int load(void)
+{
+	int rc;
+
+	ovc_ksb_init(&k);
+	rc = ovc_ksb_load(&k, 1024);
+	if(rc == -EPERM || rc == -EACCES || rc == -ENOSYS || rc == -EINVAL) {
+		fprintf(stderr, "kstage_prog: skipped: %s\n", k.err);
+		return 1;
+	}
+	ck_assert_msg(rc == 0, "load: %s", k.err);
+	ck_assert_int_eq(ovc_ksb_set_share(&k, OVC_KS_ONE), 0);
+	return 0;
+}
+
+/* The bytes the filter keeps of a datagram carrying msg. */
+static unsigned kept(const char *msg)
+{
+	uint32_t r = 0xffffffffu;
+	int rc = ovc_ksb_test_run(&k, msg, strlen(msg), &r);
+
+	ck_assert_msg(rc == 0, "test run (%zu bytes): %s", strlen(msg), k.err);
+	return r;
+}
+
+static unsigned whole(const char *msg)
+{
+	return UDP + (unsigned)strlen(msg);
+}
+
+static unsigned long long fnv(const char *s)
+{
+	unsigned long long h = OVC_KS_FNV_OFFSET;
+
+	for(; *s; s++)
+		h = (h ^ (unsigned char)*s) * OVC_KS_FNV_PRIME;
+	return h;
+}
+
+#define VIA "Via: SIP/2.0/UDP 127.0.0.1:5062;branch=z9hG4bK-1-1-0\r\n"
+#define FROM "From: sipp <sip:sipp@127.0.0.1:5062>;tag=1SIPpTag001\r\n"
+#define TO "To: ovc <sip:ovc@127.0.0.1:5060>"
+#define TAG ";tag=2SIPpTag011"
+#define CID "Call-ID: 1-100@127.0.0.1\r\n"
+#define TAIL "Max-Forwards: 70\r\nContent-Length: 0\r\n\r\n"
+
+static const char invite[] = "INVITE sip:ovc@127.0.0.1:5060 SIP/2.0\r\n" VIA
+		FROM TO "\r\n" CID "CSeq: 1 INVITE\r\n" TAIL;
+
+START_TEST(test_drops_initial_invite)
+{
+	struct ovc_ks_stats st;
+
+	if(load())
+		return;
+	ck_assert_uint_eq(kept(invite), 0);
+	ck_assert_int_eq(ovc_ksb_read(&k, &st), 0);
+	ck_assert(st.invites == 1 && st.initial == 1 && st.dropped == 1);
+	/* once admitted, its retransmissions pass whole */
+	ck_assert_int_eq(ovc_ksb_admit(&k, fnv("1-100@127.0.0.1"), 1), 0);
+	ck_assert_uint_eq(kept(invite), whole(invite));
+	ck_assert_int_eq(ovc_ksb_read(&k, &st), 0);
+	ck_assert(st.spared == 1 && st.dropped == 1);
+	ovc_ksb_close(&k);
+}
+END_TEST
+
+/* The messages of a call after its INVITE, as the proxy receives them
+ * from SIPp (scenarios/uac.xml, uas.xml), all with the share at 1. */
+START_TEST(test_dialog_passes_whole)
+{
+	static const char *msgs[] = {
+			"SIP/2.0 100 Trying\r\n" VIA FROM TO "\r\n" CID
+			"CSeq: 1 INVITE\r\n" TAIL,
+			"SIP/2.0 200 OK\r\n" VIA FROM TO TAG "\r\n" CID
+			"CSeq: 1 INVITE\r\n"
+			"Record-Route: <sip:127.0.0.1:5060;lr>\r\n" TAIL,
+			"ACK sip:127.0.0.1:5061 SIP/2.0\r\n" VIA
+			"Route: <sip:127.0.0.1:5060;lr>\r\n" FROM TO TAG "\r\n" CID
+			"CSeq: 1 ACK\r\n" TAIL,
+			"BYE sip:127.0.0.1:5061 SIP/2.0\r\n" VIA
+			"Route: <sip:127.0.0.1:5060;lr>\r\n" FROM TO TAG "\r\n" CID
+			"CSeq: 2 BYE\r\n" TAIL,
+			"SIP/2.0 200 OK\r\n" VIA FROM TO TAG "\r\n" CID
+			"CSeq: 2 BYE\r\n" TAIL,
+			/* a re-INVITE: in-dialog (To-tag) */
+			"INVITE sip:127.0.0.1:5061 SIP/2.0\r\n" VIA FROM TO TAG "\r\n" CID
+			"CSeq: 3 INVITE\r\n" TAIL,
+			"SIP/2.0 503 Service Unavailable\r\n" VIA FROM TO TAG "\r\n" CID
+			"CSeq: 1 INVITE\r\n" TAIL,
+			"CANCEL sip:ovc@127.0.0.1:5060 SIP/2.0\r\n" VIA FROM TO "\r\n" CID
+			"CSeq: 1 CANCEL\r\n" TAIL,
+			"\r\n\r\n", /* a keep-alive */
+	};
+	struct ovc_ks_stats st;
+	unsigned i;
+
+	if(load())
+		return;
+	for(i = 0; i < sizeof(msgs) / sizeof(msgs[0]); i++)
+		ck_assert_msg(kept(msgs[i]) == whole(msgs[i]), "%s: kept %u of %u",
+				msgs[i], kept(msgs[i]), whole(msgs[i]));
+	ck_assert_int_eq(ovc_ksb_read(&k, &st), 0);
+	ck_assert(st.dropped == 0 && st.initial == 0);
+	ovc_ksb_close(&k);
+}
+END_TEST
+
+/* Longer than the bytes scanned: kept whole, never cut to the scan. */
+START_TEST(test_long_datagrams_whole)
+{
+	static char bye[3000], inv[3000];
+	char body[2048];
+	struct ovc_ks_stats st;
+
+	if(load())
+		return;
+	memset(body, 'x', sizeof(body) - 1);
+	body[sizeof(body) - 1] = '\0';
+	snprintf(bye, sizeof(bye),
+			"BYE sip:127.0.0.1:5061 SIP/2.0\r\n" VIA FROM TO TAG "\r\n" CID
+			"CSeq: 2 BYE\r\nContent-Length: %zu\r\n\r\n%s",
+			strlen(body), body);
+	ck_assert_uint_eq(kept(bye), whole(bye));
+	/* an INVITE whose To and Call-ID lie past the scanned bytes: unsure */
+	snprintf(inv, sizeof(inv),
+			"INVITE sip:ovc@127.0.0.1:5060 SIP/2.0\r\nX-Pad: %.*s\r\n" TO
+			"\r\n" CID "\r\n",
+			(int)OVC_KS_SCAN, body);
+	ck_assert_uint_eq(kept(inv), whole(inv));
+	ck_assert_int_eq(ovc_ksb_read(&k, &st), 0);
+	ck_assert(st.invites == 1 && st.unsure == 1 && st.dropped == 0);
+	ovc_ksb_close(&k);
+}
+END_TEST
+
+Suite *make_suite_kstage_prog(void)
+{
+	Suite *s = suite_create("kstage_prog");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_drops_initial_invite);
+	tcase_add_test(tc, test_dialog_passes_whole);
+	tcase_add_test(tc, test_long_datagrams_whole);
+	suite_add_tcase(s, tc);
+	return s;
+}
