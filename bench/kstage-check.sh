@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bench/kstage-check.sh (not in make check while it fails): the kernel
+# bench/kstage-check.sh (a load run; not in make check): the kernel
 # stage (issue 21), off by default. Kamailio capped by a cgroup quota, the
 # socket filter attached to its UDP socket. Below capacity the stage
 # drops nothing (share 0); an INVITE flood far past capacity, with a small
@@ -8,11 +8,10 @@
 # past it, makes the kernel drop initial INVITEs, while every call the
 # proxy admitted completes: its retransmissions, ACK and BYE pass.
 # Skips, saying why, only when the kernel refuses the program.
-# Status (2026-11-26, first run): attach, nothing dropped below capacity
-# and kernel drops under the flood pass; the BYE check fails: 9518 calls
-# answered 200 and no BYE answered 200 (not yet investigated: the filter
-# passes requests with a To-tag by construction, so look at the UAC's
-# scenario and at what the proxy does with the BYEs).
+# The UAC's counts are indexed by scenario element (scenarios/uac.xml):
+# 5 is the 200 to the INVITE, 7 the <pause/>, 8 the BYE and 9 its 200.
+# Its first runs read 8_200_Recv, a column SIPp never writes (counts_col
+# reads 0 for it), and reported "no BYE answered" while every BYE was.
 . "$(dirname "$0")/../tests/integration/lib.sh"
 
 QUOTA_US=${QUOTA_US:-20000} # 0.2 CPU
@@ -54,10 +53,40 @@ low_ok=$(counts_col low 5_200_Recv)
 check "below capacity: every call completed ($low_ok)" \
 	"$(stat_col low 'FailedCall(C)') == 0"
 
-# the flood
+# udp_sample: "rcvbuf proxy uas uac": the machine's UDP receive-buffer
+# drops (RcvbufErrors) and the drops of the three sockets (/proc/net/udp:
+# receive buffer full, or their filter), 0 for a socket that is gone.
+udp_sample() {
+	awk -v p="$(printf ':%04X' "$PROXY_PORT")" \
+		-v s="$(printf ':%04X' "$UAS_PORT")" \
+		-v c="$(printf ':%04X' "$UAC_PORT")" '
+		FILENAME ~ /snmp$/ {
+			if($1 == "Udp:" && !h) {
+				for(i = 1; i <= NF; i++) if($i == "RcvbufErrors") col = i
+				h = 1
+			} else if($1 == "Udp:") rb = $col
+			next
+		}
+		FNR > 1 {
+			port = substr($2, length($2) - 4)
+			if(port == p) dp = $NF
+			if(port == s) ds = $NF
+			if(port == c) dc = $NF
+		}
+		END { print rb + 0, dp + 0, ds + 0, dc + 0 }' /proc/net/snmp /proc/net/udp
+}
+
+# the flood, its sockets sampled every 0.5 s (the UAC's is gone at its end)
+(while :; do udp_sample; sleep 0.5; done) >"$T_DIR/udp.txt" &
+sampler=$!
+T_PIDS+=("$sampler")
 UAC_TIMEOUT=$((SECS + 40)) uac_run high "$HIGH" $((HIGH * SECS)) \
 	-max_retrans 3 -recv_timeout 8000
 sleep 2
+kill "$sampler" 2>/dev/null || true
+read -r rcvbuf pdrops sdrops cdrops < <(awk 'NR == 1 { rb0 = $1 }
+	{ rb = $1; for(i = 2; i <= 4; i++) if($i > m[i]) m[i] = $i }
+	END { print rb - rb0, m[2] + 0, m[3] + 0, m[4] + 0 }' "$T_DIR/udp.txt")
 rpc ovc.stats >"$T_DIR/stats.txt"
 uas_stop
 kdrop=$(ks_key dropped)
@@ -66,11 +95,36 @@ pushes=$(ks_key pushes)
 inv=$(ks_key invites)
 sent=$(counts_col high 0_INVITE_Sent)
 ok200=$(counts_col high 5_200_Recv)
-bye200=$(counts_col high 8_200_Recv)
+byes=$(counts_col high 8_BYE_Sent)
+bye200=$(counts_col high 9_200_Recv)
+byelost=$(counts_col high 8_BYE_Timeout)
 log "flood: INVITEs sent=$sent seen by the filter=$inv kernel dropped=$kdrop" \
-	"spared=$spared pushes=$pushes; 200 to INVITE=$ok200, to BYE=$bye200"
+	"spared=$spared pushes=$pushes; 200 to INVITE=$ok200, BYEs sent=$byes," \
+	"200 to BYE=$bye200, BYEs timed out=$byelost"
+log "flood: UDP receive-buffer drops on the machine=$rcvbuf; socket drops:" \
+	"proxy=$pdrops (of them the filter's $kdrop) uas=$sdrops uac=$cdrops"
 check "the kernel dropped initial INVITEs" "$kdrop > 0"
 check "admitted calls were remembered" "$pushes > 0"
+# a misnamed column reads 0: make sure the ones read exist
+counts_head=$(head -n1 "$(ls "$T_DIR"/high/*_counts.csv | head -n1)")
+for col in 5_200_Recv 8_BYE_Sent 8_BYE_Timeout 9_200_Recv; do
+	case ";$counts_head;" in
+	*";$col;"*) ;;
+	*) fail "the UAC's counts have no column $col (scenarios/uac.xml changed?)" ;;
+	esac
+done
+# The filter drops only what it counts: a socket's drops are its filter's
+# plus its full receive buffer's (RcvbufErrors, not the filter's), so the
+# proxy's drops beyond the filter's count are at most the machine's
+# receive-buffer drops that were not the UAC's or the UAS's.
+check "the proxy's socket dropped nothing but counted INVITEs and full-buffer drops" \
+	"$pdrops - $kdrop >= 0 && $pdrops - $kdrop <= $rcvbuf - $sdrops - $cdrops"
+check "every call answered 200 sent its BYE" "$ok200 > 0 && $byes == $ok200"
+# A BYE can still be lost where the flood overflows a receive buffer (the
+# proxy's, or SIPp's own): four times in a row, its retransmissions
+# included (-max_retrans 3). Such losses are allowed while buffers
+# overflowed, up to 0.1 % of the calls; none otherwise.
 check "every call answered 200 got its BYE answered (in-dialog passes)" \
-	"$ok200 > 0 && $bye200 == $ok200"
+	"$ok200 > 0 && $bye200 + $byelost == $ok200 && ($byelost == 0 \
+		|| ($rcvbuf > 0 && $byelost * 1000 <= $ok200))"
 finish
