@@ -90,7 +90,7 @@ static double pi_queue_target_s(const struct ovc_params *p)
 /* It refuses, at arrival (the share) and at the queue's output (alpha)
  * together, more than twice the CPU headroom it keeps (1 - f_arr (1 -
  * alpha) > 2 (1 - C_T)): the offered work exceeds the whole CPU by the
- * headroom again (1/(1 - 2 (1 - C_T)), 1.125 at C_T 0.9), beyond what the
+ * headroom again (C_T / (1 - 2 (1 - C_T)), 1.125 at C_T 0.9), beyond what the
  * noise of a proxy at its capacity (a refused share about 1 - C_T)
  * reaches. */
 static int pi_hides_overload(
