@@ -320,6 +320,20 @@ uint64_t ovc_rxq_rcvbuf_value(unsigned msgs, unsigned msg_bytes)
 	return v;
 }
 
+unsigned ovc_rxq_tcp_mss(uint64_t rcvbuf)
+{
+	uint64_t m;
+
+	if(rcvbuf == 0 || rcvbuf >= 256 * 1024)
+		return 0;
+	m = rcvbuf / 8;
+	if(m < 88)
+		m = 88;
+	if(m > 32767)
+		m = 32767;
+	return (unsigned)m;
+}
+
 int ovc_rxq_too_old(int64_t age_ns, unsigned max_age_ms)
 {
 	if(max_age_ms == 0 || age_ns < 0)

@@ -127,6 +127,23 @@ double ovc_rxq_guard_cap(double wait_ms, double guard_ms, double f_min);
  * or msg_bytes is 0. */
 uint64_t ovc_rxq_rcvbuf_value(unsigned msgs, unsigned msg_bytes);
 
+/* The MSS (TCP_MAXSEG) to set on a TCP listener whose receive buffer is
+ * rcvbuf bytes (SO_RCVBUF as read back, after the kernel doubled it), so
+ * that the peer never waits for a window it cannot get. A listener whose
+ * buffer is set before the handshake offers no window scaling when the
+ * window stays under 64 KiB, and Linux then advertises its window in
+ * whole multiples of the largest segment it has received, at most about
+ * 0.4 x rcvbuf (the rest is skb overhead), while the sender (TCP_NODELAY)
+ * cuts segments of up to half the largest window it saw and sends none
+ * that does not fit whole: on loopback (64 KiB MTU) the two settle where
+ * the segment is larger than the window and only the zero-window probe
+ * (every RTO, 200 ms and backing off) moves data. Segments of at most a
+ * third of that window always fit and make the reader's window update
+ * go out at once. rcvbuf / 8, at least 88 (TCP_MIN_MSS) and at most
+ * 32767 (the kernel's limit); 0 (leave the MSS) when rcvbuf is 0 or the
+ * window scales (rcvbuf of 256 KiB or more). */
+unsigned ovc_rxq_tcp_mss(uint64_t rcvbuf);
+
 /* Has a request that waited age_ns waited too long under max_age_ms
  * (0: never)? A negative age (unknown or clock step) is never too old. */
 int ovc_rxq_too_old(int64_t age_ns, unsigned max_age_ms);

@@ -81,7 +81,7 @@ static void rxq_stats(rpc_t *rpc, void *ctx, void *th)
 			ovc_dload(&ovc->stall_ms), "rcvbuf_udp_msgs", ovc_rcvbuf_udp,
 			"cpu_reject", ovc_dload(&ovc->cpu_reject), "capacity_cps",
 			ovc_dload(&ovc->capacity));
-	rpc->struct_add(h, "JJJffJJJJJfffJJJJs", "rx_queue_bytes",
+	rpc->struct_add(h, "JJJffJJJJJJfffJJJJs", "rx_queue_bytes",
 			(unsigned long long)atomic_load(&ovc->rxq_bytes), "rx_queue_msgs",
 			(unsigned long long)(atomic_load(&ovc->rxq_bytes)
 								 / OVC_RXQ_MSG_BYTES),
@@ -95,7 +95,8 @@ static void rxq_stats(rpc_t *rpc, void *ctx, void *th)
 			"rcvbuf_udp_bytes",
 			(unsigned long long)atomic_load(&ovc->rxq_rcvbuf_udp),
 			"rcvbuf_tcp_bytes",
-			(unsigned long long)atomic_load(&ovc->rxq_rcvbuf_tcp), "guard_ms",
+			(unsigned long long)atomic_load(&ovc->rxq_rcvbuf_tcp), "mss_tcp",
+			(unsigned long long)atomic_load(&ovc->rxq_mss_tcp), "guard_ms",
 			guard_ms, "guard_f", cap, "f_effective", ovc_dload(&ovc->f_eff),
 			"max_age_ms", (unsigned long long)max_age, "age_rejects",
 			(unsigned long long)atomic_load(

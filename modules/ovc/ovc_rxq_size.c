@@ -10,6 +10,8 @@
 #include <time.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <linux/sockios.h>
 
 #include "core/dprint.h"
@@ -23,6 +25,33 @@
 
 int ovc_rcvbuf_udp = -1; /* auto */
 int ovc_rcvbuf_tcp;
+int ovc_mss_tcp = -1; /* the table's default (ovc_modparams.def) */
+
+/* TCP_MAXSEG on TCP listener fd whose buffer is rcvbuf bytes, as mss_tcp
+ * asks (inherited by accepted connections, and announced in the SYN-ACK:
+ * the peer's segments are at most that). Returns the MSS set, 0 when
+ * none, -1 on failure (logged). */
+static int set_tcp_mss(
+		int fd, uint64_t rcvbuf, const struct socket_info *si)
+{
+	int m = ovc_mss_tcp;
+
+	if(m < 0)
+		m = ovc_rcvbuf_tcp > 0 ? (int)ovc_rxq_tcp_mss(rcvbuf) : 0;
+	if(m == 0)
+		return 0;
+	if(m < 88)
+		m = 88; /* TCP_MIN_MSS: the kernel refuses less */
+	if(setsockopt(fd, IPPROTO_TCP, TCP_MAXSEG, &m, sizeof(m)) != 0) {
+		LM_ERR("mss_tcp: setsockopt(TCP_MAXSEG, %d) on %.*s failed: %s\n", m,
+				si->name.len, si->name.s, strerror(errno));
+		return -1;
+	}
+	LM_INFO("mss_tcp: TCP_MAXSEG of %.*s:%d is %d bytes (peers send"
+			" segments a %lu-byte buffer's window always holds)\n",
+			si->name.len, si->name.s, si->port_no, m, (unsigned long)rcvbuf);
+	return m;
+}
 
 /* Sets SO_RCVBUF on fd for msgs messages; when the kernel capped it at
  * net.core.rmem_max and force is set, SO_RCVBUFFORCE (needs
@@ -113,8 +142,9 @@ int ovc_rxq_size_udp(unsigned max_age_ms)
 int ovc_rxq_apply(void)
 {
 	struct socket_info *si;
-	uint64_t udp = 0, tcp = 0, eff;
+	uint64_t udp = 0, tcp = 0, eff, mss = 0;
 	struct timespec ts;
+	int m;
 
 	unsigned i = 0;
 
@@ -144,8 +174,14 @@ int ovc_rxq_apply(void)
 		if(eff == 0 && ovc_rcvbuf_tcp > 0)
 			return -1;
 		tcp += eff;
+		m = set_tcp_mss(si->socket, eff, si);
+		if(m < 0)
+			return -1;
+		if(m > 0)
+			mss = (uint64_t)m;
 	}
 	atomic_store(&ovc->rxq_rcvbuf_udp, udp);
 	atomic_store(&ovc->rxq_rcvbuf_tcp, tcp);
+	atomic_store(&ovc->rxq_mss_tcp, mss);
 	return ovc_rxq_size_udp(atomic_load(&ovc->rxq_max_age_ms));
 }

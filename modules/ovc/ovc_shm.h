@@ -71,6 +71,7 @@ struct ovc_shm
 	_Atomic uint64_t rxq_tcp_backlog; /* connections waiting for accept */
 	_Atomic uint64_t rxq_rcvbuf_udp;  /* SO_RCVBUF of UDP listeners, bytes */
 	_Atomic uint64_t rxq_rcvbuf_tcp;  /* SO_RCVBUF of TCP listeners, bytes */
+	_Atomic uint64_t rxq_mss_tcp;	  /* TCP_MAXSEG set on them (0: none) */
 	_Atomic uint64_t rx_dgrams;		  /* datagrams Kamailio read (drain) */
 	_Atomic unsigned rxq_max_age_ms;  /* hot-path copy of rxq.max_age_ms */
 	ovc_atomic_double rxq_wait_ms;	  /* estimated receive-queue wait, ms */

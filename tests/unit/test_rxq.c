@@ -312,6 +312,18 @@ START_TEST(test_rxq_rcvbuf_and_age)
 }
 END_TEST
 
+START_TEST(test_rxq_tcp_mss)
+{
+	/* rcvbuf_tcp 2 and 8: 2560 and 10240 bytes read back */
+	ck_assert_uint_eq(ovc_rxq_tcp_mss(2560), 320);
+	ck_assert_uint_eq(ovc_rxq_tcp_mss(10240), 1280);
+	ck_assert_uint_eq(ovc_rxq_tcp_mss(0), 0);
+	ck_assert_uint_eq(ovc_rxq_tcp_mss(100), 88); /* TCP_MIN_MSS */
+	ck_assert_uint_eq(ovc_rxq_tcp_mss(256 * 1024 - 8), 32767);
+	ck_assert_uint_eq(ovc_rxq_tcp_mss(256 * 1024), 0); /* window scales */
+}
+END_TEST
+
 Suite *make_suite_rxq(void)
 {
 	Suite *s = suite_create("rxq");
@@ -326,6 +338,7 @@ Suite *make_suite_rxq(void)
 	tcase_add_test(tc, test_rxq_est);
 	tcase_add_test(tc, test_rxq_guard);
 	tcase_add_test(tc, test_rxq_rcvbuf_and_age);
+	tcase_add_test(tc, test_rxq_tcp_mss);
 	suite_add_tcase(s, tc);
 	return s;
 }
