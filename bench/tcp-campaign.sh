@@ -139,7 +139,12 @@ one() {
 		-sf "$BENCH_SCEN/uac-bench.xml" -bind_local \
 		-key uas "$(bench_ip uas1):$BENCH_SIP_PORT" -r "$rate" -rp 1000 \
 		-d 0 -l 200000 -m $((rate * n))
-	sleep "$n"
+	# the SE's end of its connection to the RE, mid-window (window, MSS,
+	# bytes unsent, what limited it)
+	sleep $((warm + dur / 2))
+	on_host edge1 ss -tinm state established "dst $RE_IP:$BENCH_SIP_PORT" \
+		>"$run_dir/ss_se.txt" 2>&1 || true
+	sleep $((n - warm - dur / 2))
 	kill "$sampler" 2>/dev/null || true
 	wait "$sampler" 2>/dev/null || true
 	sampler=

@@ -25,6 +25,7 @@ SLOW_US=${SLOW_US:-4000} # RE: at most 250 INVITEs/s
 SECS=${SECS:-10}
 RATE=${RATE:-800} # ~4x what the RE sets up
 RE_RCVBUF=${RE_RCVBUF:-8} # messages (BM; 002 says 2: README, SIP over TCP)
+RE_MSS=${RE_MSS:--1} # the RE's mss_tcp (-1: the module's derived size)
 CAP_MAX=$((1000000 / SLOW_US))
 RE_UDP=$((T_BASE + 3))
 RE_TCP=$((T_BASE + 4))
@@ -50,7 +51,8 @@ se_rpc() { kamcmd -s "unix:$MAIN_DIR/se/ctl" "$@"; }
 # the RE: relays to the UAS over UDP, takes the SE's TCP connection
 PROXY_PORT=$RE_UDP UAS_PORT=$UAS start_in re -n re 'OVC_ALGORITHM="none"' \
 	"TCP_LISTEN=tcp:127.0.0.1:$RE_TCP" "SLOW_INVITE_US=$SLOW_US" \
-	"OVC_RCVBUF_TCP=$RE_RCVBUF" || { fail "RE did not start"; finish; }
+	"OVC_RCVBUF_TCP=$RE_RCVBUF" "OVC_MSS_TCP=$RE_MSS" ||
+	{ fail "RE did not start"; finish; }
 # the SE: every initial request to the RE over TCP, ovc_dst_admit() first
 PROXY_PORT=$SE_UDP UAS_PORT="$RE_TCP;transport=tcp" start_in se -n se \
 	'OVC_ALGORITHM="none"' 'OVC_NETWORK_MODE="local"' 'OVC_DST_ADMIT' \
@@ -58,6 +60,8 @@ PROXY_PORT=$SE_UDP UAS_PORT="$RE_TCP;transport=tcp" start_in se -n se \
 	"TCP_LISTEN=tcp:127.0.0.1:$SE_TCP" ||
 	{ fail "SE did not start"; finish; }
 rb=$(re_rpc ovc.stats | awk '$1 == "rcvbuf_tcp_bytes:" { print $2; exit }')
+mss=$(re_rpc ovc.stats | awk '$1 == "mss_tcp:" { print $2; exit }')
+log "RE: rcvbuf_tcp $RE_RCVBUF ($rb bytes), TCP_MAXSEG $mss"
 check "RE: minimised TCP receive buffer ($rb bytes)" \
 	"$rb + 0 == $RE_RCVBUF * 1280"
 
@@ -66,11 +70,26 @@ calls=$((RATE * SECS))
 UAC_TIMEOUT=$((SECS + 30)) uac_run uac "$RATE" "$calls" -trace_rtt \
 	-rtt_freq 1 &
 uac=$!
+# the connection's TCP counters over the run (window probes, zero windows)
+nstat -az >"$T_DIR/nstat_0.txt" 2>/dev/null || true
+# both ends of the SE->RE connection every 0.2 s (the SE's send queue,
+# window, MSS, what limited it; the RE's unread bytes)
+(while :; do
+	echo "t=$(date +%s.%N)"
+	ss -tinm state established "dst 127.0.0.1:$RE_TCP"
+	echo "re:"
+	ss -tn state established "src 127.0.0.1:$RE_TCP"
+	sleep 0.2
+done) >"$T_DIR/ss_series.txt" 2>&1 &
+ss_loop=$!
 sleep $((SECS / 2))
 # the SE's connection to the RE, mid-run (send queue, window, RTO)
 ss -tinm state established "dst 127.0.0.1:$RE_TCP" >"$T_DIR/ss_se.txt" || true
 ss -tinm state established "src 127.0.0.1:$RE_TCP" >"$T_DIR/ss_re.txt" || true
 wait "$uac"
+kill "$ss_loop" 2>/dev/null || true
+wait "$ss_loop" 2>/dev/null || true
+nstat -az >"$T_DIR/nstat_1.txt" 2>/dev/null || true
 sleep 1.5 # the last BYEs, and the last second into the history
 uas_stop
 se_rpc ovc.csv >"$T_DIR/se.csv" || true
@@ -90,6 +109,28 @@ retr200=$(counts_col uas 1_200_Retrans)
 sq=$(csv_sum "$T_DIR/se.csv" dst_sendq_refused)
 refused=$(csv_sum "$T_DIR/se.csv" dst_refused)
 passed=$(csv_sum "$T_DIR/se.csv" dst_passed)
+# the kernel's view: zero-window probes and windows, and how often the SE's
+# end had bytes waiting with nothing in flight while its MSS exceeded the
+# window (stalled: only the probe timer sends)
+tcpc=$(awk 'FNR == 1 { f++ } f == 1 { a[$1] = $2; next } { d = $2 - a[$1]
+	if($1 ~ /^(TcpExtTCPWinProbe|TcpExtTCPToZeroWindowAdv|TcpExtTCPWantZeroWindowAdv|TcpExtTCPRcvQDrop|TcpRetransSegs|TcpExtTCPTimeouts)$/)
+		printf "%s %d ", substr($1, 4), d }' \
+	"$T_DIR/nstat_0.txt" "$T_DIR/nstat_1.txt" 2>/dev/null || true)
+stall=$(awk '/^t=/ { se = 1; re = 0; next } /^re:/ { re = 1; next }
+	re && /^[0-9]/ { n++; if(q > 0) busy++
+		# bytes wait at the SE, none in flight, the RE has read all it got:
+		# only a window update (or the probe timer) moves the connection
+		if(q > 0 && u == 0 && $1 == 0 && w < m) st++; re = 0; next }
+	se && /mss:/ { se = 0
+		m = w = q = u = 0
+		if(match($0, / mss:[0-9]+/)) m = substr($0, RSTART + 5, RLENGTH - 5) + 0
+		if(match($0, /snd_wnd:[0-9]+/)) w = substr($0, RSTART + 8, RLENGTH - 8) + 0
+		if(match($0, /notsent:[0-9]+/)) q = substr($0, RSTART + 8, RLENGTH - 8) + 0
+		if(match($0, /unacked:[0-9]+/)) u = substr($0, RSTART + 8, RLENGTH - 8) + 0 }
+	END { printf "%d of %d samples with bytes unsent, %d stalled (nothing in flight, the RE has read everything, window below the MSS)", busy, n, st }' \
+	"$T_DIR/ss_series.txt" 2>/dev/null || true)
+log "kernel: $tcpc"
+log "SE->RE connection: $stall"
 WIN_FROM=2
 read -r pdd_mean pdd_p95 < <(setup_stats uac)
 rate_re=$(completed_rate uas 2 "$SECS")
