@@ -6,8 +6,8 @@
 #   default  plain TCP: the RE's kernel buffers, no smart forwarding;
 #   bm       buffer minimisation only: the RE's TCP listener at
 #            rcvbuf_tcp=BENCH_TCP_RCVBUF messages (default 8; 002 says 2,
-#            which stalled Kamailio's connection in the one run made: see
-#            the module README, SIP over TCP);
+#            which works too since mss_tcp clamps the SE's segments, with
+#            less throughput: the module README, SIP over TCP);
 #   sfbm     ICS+BM+SF: bm plus smart forwarding at the SE
 #            (tcp_sendq_max=0, ovc_dst_admit() before relaying).
 # Neither proxy runs a local controller (ovc algorithm none).
