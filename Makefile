@@ -47,7 +47,8 @@ UNIT_SAN = $(BUILD)/tests/unit_tests_san
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
 .PHONY: all lib module deps check check-unit check-asan check-integration bench-soak \
-	check-all check-docs docs demo bench clean format install uninstall deb \
+	check-all check-docs check-scripts docs demo bench clean format install \
+	uninstall deb \
 	print-version
 
 all: lib module
@@ -103,8 +104,8 @@ check:
 	@./scripts/deps.sh
 	@$(MAKE) --no-print-directory check-all
 
-check-all: check-unit check-asan check-fuzz check-docs check-sim \
-	check-bench check-integration
+check-all: check-unit check-asan check-fuzz check-docs check-scripts \
+	check-sim check-bench check-integration
 
 check-unit: $(UNIT)
 	$(UNIT)
@@ -125,6 +126,10 @@ docs: $(BUILD)/params_doc $(BUILD)/csv_doc
 
 check-docs: $(BUILD)/params_doc $(BUILD)/csv_doc
 	./scripts/check-docs.sh
+
+# the shell helpers on fake trees (no root; scripts/cgroup.sh)
+check-scripts:
+	./tests/scripts/test_cgroup.sh
 
 check-integration: all
 	./tests/integration/run.sh

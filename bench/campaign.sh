@@ -95,7 +95,7 @@ cmd_report() {
 		echo "# ovc campaign report"
 		echo
 		echo "Generated $(date -u +%Y-%m-%dT%H:%M:%SZ) by \`bench/campaign.sh\` on $(nproc) cores,"
-		echo "proxy capped at $BENCH_CPU_QUOTA_US us / $BENCH_CPU_PERIOD_US us (cgroup v1), testbed mode $(bench_mode 2>/dev/null || echo netns)."
+		echo "proxy capped at $BENCH_CPU_QUOTA_US us / $BENCH_CPU_PERIOD_US us (cgroup v$(cg_version 2>/dev/null || echo ?)), testbed mode $(bench_mode 2>/dev/null || echo netns)."
 		echo
 		echo "## Calibration"
 		echo

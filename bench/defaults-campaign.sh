@@ -43,7 +43,7 @@ mkdir -p "$OUT"
 [ -s "$OUT/runs.csv" ] || echo "mult,offered_cps,arm,cap_cps,timely_cps,completed_cps,g_timely,g_completed,refused_pct,retrans_per_call,setup_mean_ms,setup_p95_ms,cpu,age_rejects,overload_s,sipp_cpu,ovc_digest,date" >"$OUT/runs.csv"
 
 cg=$(cg_make "$QUOTA_US" 100000)
-usage() { cat "/sys/fs/cgroup/cpuacct/$cg/cpuacct.usage"; }
+usage() { cg_usage_ns "$cg"; }
 # the module as it is now: a rebuild during the campaign does not change it
 cp "$MOD" "$T_DIR/ovc.so"
 MOD="$T_DIR/ovc.so"

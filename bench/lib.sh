@@ -6,6 +6,7 @@
 BENCH_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BENCH_DIR="$BENCH_TOP/bench"
 . "$BENCH_TOP/scripts/load-lock.sh"
+. "$BENCH_TOP/scripts/cgroup.sh"
 BENCH_BIN=${BENCH_BIN:-$BENCH_TOP/build/bench}
 BENCH_OUT=${BENCH_OUT:-$BENCH_TOP/bench/out}
 # Runtime state (what we created, PIDs we started). On tmpfs: it goes
@@ -13,9 +14,17 @@ BENCH_OUT=${BENCH_OUT:-$BENCH_TOP/bench/out}
 BENCH_STATE=${BENCH_STATE:-/run/ovc-bench}
 BENCH_PREFIX=ovcb
 BENCH_CG_NAME=${BENCH_PREFIX}-proxy
-BENCH_CG_CPU=/sys/fs/cgroup/cpu/$BENCH_CG_NAME
-BENCH_CG_ACCT=/sys/fs/cgroup/cpuacct/$BENCH_CG_NAME
-# Proxy CPU quota (cgroup v1): quota/period of one core.
+# The proxy's cgroup, a scripts/cgroup.sh handle (cg_usage_ns "$BENCH_CG"
+# ...): as `testbed.sh up` recorded it, else where `up` would create it
+# (v1: /sys/fs/cgroup/cpu/ovcb-proxy; v2: under this shell's cgroup), ""
+# when neither cgroup version offers the cpu controller.
+if [ -s "$BENCH_STATE/cgroup" ]; then
+	BENCH_CG=$(cat "$BENCH_STATE/cgroup")
+else
+	BENCH_CG=$(cg_path "$BENCH_CG_NAME" 2>/dev/null) || BENCH_CG=""
+fi
+# Proxy CPU quota (cgroup v1 cfs_quota_us/cfs_period_us, v2 cpu.max):
+# quota/period of one core.
 BENCH_CPU_PERIOD_US=${BENCH_CPU_PERIOD_US:-100000}
 BENCH_CPU_QUOTA_US=${BENCH_CPU_QUOTA_US:-20000}
 BENCH_SIP_PORT=5060

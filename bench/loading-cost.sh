@@ -4,11 +4,11 @@
 # (issue 15). The integration tests' proxy in a cgroup capped at 20 ms /
 # 100 ms on loopback, RATE calls/s (default 200, about 0.6 of its
 # capacity) for SECS seconds; the CPU the cgroup used over the run
-# (cpuacct.usage, every process of Kamailio, ovc's ticker and workers
-# included) per call, in microseconds. Arms (ARMS, default
-# "plain none occ"), interleaved over RUNS rounds so that slow drifts of
-# the machine hit all alike: plain (no ovc loaded), and ovc with its
-# defaults under an algorithm. Rows in $OUT/runs.csv; per arm, the median
+# (cg_usage_ns: v1 cpuacct.usage or v2 cpu.stat; every process of
+# Kamailio, ovc's ticker and workers included) per call, in
+# microseconds. Arms (ARMS, default "plain none occ"), interleaved over
+# RUNS rounds so that slow drifts of the machine hit all alike: plain
+# (no ovc loaded), and ovc with its defaults under an algorithm. Rows in $OUT/runs.csv; per arm, the median
 # and its ratio to plain's median are printed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,7 +27,7 @@ mkdir -p "$OUT"
 cg=$(cg_make 20000 100000)
 cp "$MOD" "$T_DIR/ovc.so"
 MOD="$T_DIR/ovc.so"
-usage() { cat "/sys/fs/cgroup/cpuacct/$cg/cpuacct.usage"; }
+usage() { cg_usage_ns "$cg"; }
 
 for k in $(seq 1 "$RUNS"); do
 	for a in $ARMS; do

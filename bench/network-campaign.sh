@@ -51,7 +51,7 @@ brought_up=no
 testbed_up() {
 	local q
 	if bench_is_up; then
-		q=$(cat "$BENCH_CG_CPU/cpu.cfs_quota_us" 2>/dev/null || echo -)
+		q=$(cg_quota "$BENCH_CG" 2>/dev/null | cut -d' ' -f1) || q=-
 		grep -qx edge2 "$BENCH_STATE/hosts" && [ "$q" = "$BENCH_CPU_QUOTA_US" ] ||
 			die "a testbed is up without edge2 or with quota $q us" \
 				"(want $BENCH_CPU_QUOTA_US): bench/testbed.sh down first"

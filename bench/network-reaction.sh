@@ -61,7 +61,7 @@ brought_up=no
 if [ "${ANALYSE_ONLY:-0}" = 1 ]; then
 	:
 elif bench_is_up; then
-	q=$(cat "$BENCH_CG_CPU/cpu.cfs_quota_us" 2>/dev/null || echo -)
+	q=$(cg_quota "$BENCH_CG" 2>/dev/null | cut -d' ' -f1) || q=-
 	grep -qx edge2 "$BENCH_STATE/hosts" && [ "$q" = "$BENCH_CPU_QUOTA_US" ] ||
 		die "a testbed is up without edge2 or with quota $q us: down first"
 else

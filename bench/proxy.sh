@@ -98,16 +98,19 @@ cmd_start() {
 	done
 	rm -f "$dir/kamailio.pid" "$BENCH_PROXY_CTL"
 	echo "kamailio -f $cfg ${kargs[*]}" >"$dir/kamailio.cmd"
-	local cg_cpu=$BENCH_CG_CPU cg_acct=$BENCH_CG_ACCT
-	if [ "$BENCH_PROXY_HOST" != proxy ]; then
-		cg_cpu=/nonexistent
-		cg_acct=/nonexistent
+	# the core (host proxy) in the capped group: the shell moves itself
+	# into each of its cgroup.procs, then becomes kamailio
+	local -a cgf=()
+	if [ "$BENCH_PROXY_HOST" = proxy ] && [ -n "$BENCH_CG" ] &&
+		[ -d "$BENCH_CG" ]; then
+		mapfile -t cgf < <(cg_procs_files "$BENCH_CG")
 	fi
 	on_host "$BENCH_PROXY_HOST" sh -c '
-		[ -d "$1" ] && echo $$ > "$1/cgroup.procs"
-		[ -d "$2" ] && echo $$ > "$2/cgroup.procs"
-		shift 2
-		exec "$@"' sh "$cg_cpu" "$cg_acct" \
+		n=$1; shift
+		while [ "$n" -gt 0 ]; do
+			echo $$ >"$1" || exit 1; shift; n=$((n - 1))
+		done
+		exec "$@"' sh "${#cgf[@]}" "${cgf[@]}" \
 		"$BENCH_BIN/ovc-caps" drop -- \
 		kamailio -f "$cfg" -DD -E -P "$dir/kamailio.pid" -Y "$dir/run" \
 		-m "${BENCH_SHM_MB:-1024}" "${kargs[@]}" \

@@ -18,14 +18,10 @@ dir=$1
 max=$2
 out="$dir/sampler.csv"
 tck=$(getconf CLK_TCK)
-quota=$(cat "$BENCH_CG_CPU/cpu.cfs_quota_us" 2>/dev/null || echo -1)
-period=$(cat "$BENCH_CG_CPU/cpu.cfs_period_us" 2>/dev/null || echo 100000)
+read -r quota period < <(cg_quota "$BENCH_CG" 2>/dev/null || echo -1 100000)
 
-cg_usage() { cat "$BENCH_CG_ACCT/cpuacct.usage" 2>/dev/null || echo 0; }
-cg_throttled() {
-	awk '$1 == "throttled_time" { print $2; f = 1 } END { if(!f) print 0 }' \
-		"$BENCH_CG_CPU/cpu.stat" 2>/dev/null || echo 0
-}
+cg_usage() { cg_usage_ns "$BENCH_CG" 2>/dev/null || echo 0; }
+cg_throttled() { cg_throttled_ns "$BENCH_CG" 2>/dev/null || echo 0; }
 rcvbuf_errors() {
 	on_host proxy cat /proc/net/snmp 2>/dev/null | awk '
 		$1 == "Udp:" && !h { for(i = 1; i <= NF; i++) if($i == "RcvbufErrors") c = i; h = 1; next }

@@ -36,10 +36,18 @@ json_ok() {
 		[[ "$v" != *-* ]] && awk -v a="${v% *}" 'BEGIN { exit !(a > 0) }'
 }
 testbed_ok() { "$here/testbed.sh" status >/dev/null; }
+# cg_left: a directory of the proxy's cgroup is still there
+cg_left() {
+	local d
+	[ -n "$BENCH_CG" ] || return 1
+	for d in $(cg_dirs "$BENCH_CG"); do
+		[ ! -d "$d" ] || return 0
+	done
+	return 1
+}
 nothing_left() {
 	! ip netns list 2>/dev/null | grep -q "^${BENCH_PREFIX}-" &&
-		[ ! -d "$BENCH_CG_CPU" ] && [ ! -d "$BENCH_CG_ACCT" ] &&
-		[ ! -d "$BENCH_STATE" ]
+		! cg_left && [ ! -d "$BENCH_STATE" ]
 }
 no_process_left() {
 	local p

@@ -9,9 +9,11 @@
 # Hosts: proxy (core), edge1..N (optional extra proxies), uac1, uac2,
 # uas1, uas2. Each is a namespace with one veth end (eth0, 10.77.0.X/24);
 # the other ends sit on bridge br0 inside namespace ovcb-net, so the root
-# namespace gets no interface. The proxy's CPU is capped by a cgroup v1
-# quota (BENCH_CPU_QUOTA_US / BENCH_CPU_PERIOD_US). --loopback: no
-# namespaces, hosts are 127.77.0.X on lo (the cgroup is still used).
+# namespace gets no interface. The proxy's CPU is capped by a cgroup
+# quota (BENCH_CPU_QUOTA_US / BENCH_CPU_PERIOD_US; scripts/cgroup.sh: v1,
+# or v2 under the cgroup of the shell that runs `up`; its handle in
+# $BENCH_STATE/cgroup). --loopback: no namespaces, hosts are 127.77.0.X
+# on lo (the cgroup is still used).
 # Everything created is recorded in $BENCH_STATE as it is created; down
 # removes only recorded items, so it works after a crash and never
 # touches anything else.
@@ -20,14 +22,24 @@ set -euo pipefail
 
 record() { echo "$*" >>"$BENCH_STATE/created"; }
 
-cg_create() {
-	local dir=$1
-	[ -d "$(dirname "$dir")" ] || return 1
-	if [ -d "$dir" ]; then
-		die "$dir exists and was not created by this testbed; not touching it"
-	fi
-	mkdir "$dir"
-	record "cgroup $dir"
+# up_cgroup: the proxy's capped group BENCH_CG_NAME; its directories are
+# recorded before they are made (down skips those that never came).
+up_cgroup() {
+	local h d
+	cg_detect || die "cannot cap the proxy's CPU (above)"
+	h=$(cg_path "$BENCH_CG_NAME")
+	for d in $(cg_dirs "$h"); do
+		[ ! -e "$d" ] ||
+			die "$d exists and was not created by this testbed; not touching it"
+	done
+	for d in $(cg_dirs "$h"); do
+		record "cgroup $d"
+	done
+	BENCH_CG=$(cg_create "$BENCH_CG_NAME" "$BENCH_CPU_QUOTA_US" \
+		"$BENCH_CPU_PERIOD_US") || die "cannot create the proxy's cgroup $h"
+	echo "$BENCH_CG" >"$BENCH_STATE/cgroup"
+	cg_usage_ns "$BENCH_CG" >/dev/null 2>&1 ||
+		say "no CPU accounting for $BENCH_CG (v1 without cpuacct)"
 }
 
 up_netns_host() {
@@ -109,14 +121,11 @@ cmd_up() {
 		done
 	fi
 
-	cg_create "$BENCH_CG_CPU" || die "cgroup v1 cpu controller not found" \
-		"(/sys/fs/cgroup/cpu): cannot cap the proxy"
-	echo "$BENCH_CPU_PERIOD_US" >"$BENCH_CG_CPU/cpu.cfs_period_us"
-	echo "$BENCH_CPU_QUOTA_US" >"$BENCH_CG_CPU/cpu.cfs_quota_us"
-	cg_create "$BENCH_CG_ACCT" || say "no cpuacct controller: no CPU accounting"
+	up_cgroup
 	touch "$BENCH_STATE/up"
 	say "testbed up ($mode): $(tr '\n' ' ' <"$BENCH_STATE/hosts")"
-	say "proxy CPU cap $BENCH_CPU_QUOTA_US us / $BENCH_CPU_PERIOD_US us"
+	say "proxy CPU cap $BENCH_CPU_QUOTA_US us / $BENCH_CPU_PERIOD_US us" \
+		"(cgroup v$(cg_version) $BENCH_CG)"
 }
 
 cmd_down() {
@@ -158,7 +167,7 @@ cmd_down() {
 }
 
 cmd_status() {
-	local ok=0 h ns
+	local ok=0 h ns q p
 	if ! bench_is_up; then
 		echo "testbed: down"
 		[ -d "$BENCH_STATE" ] && echo "  (leftover state in $BENCH_STATE: run down)"
@@ -179,10 +188,10 @@ cmd_status() {
 			echo "  $h: $(bench_ip "$h") (loopback)"
 		fi
 	done <"$BENCH_STATE/hosts"
-	if [ -d "$BENCH_CG_CPU" ]; then
-		echo "  proxy cpu cap: $(cat "$BENCH_CG_CPU/cpu.cfs_quota_us") us /" \
-			"$(cat "$BENCH_CG_CPU/cpu.cfs_period_us") us;" \
-			"tasks: $(wc -l <"$BENCH_CG_CPU/cgroup.procs")"
+	if [ -n "$BENCH_CG" ] && [ -d "$BENCH_CG" ] &&
+		read -r q p < <(cg_quota "$BENCH_CG"); then
+		echo "  proxy cpu cap: $q us / $p us (cgroup v$(cg_version));" \
+			"tasks: $(wc -l <"$BENCH_CG/cgroup.procs")"
 	else
 		echo "  proxy cpu cap: MISSING"
 		ok=1

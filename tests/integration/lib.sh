@@ -8,6 +8,7 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 . "$TOP/scripts/load-lock.sh"
+. "$TOP/scripts/cgroup.sh"
 MOD="$TOP/modules/ovc/ovc.so"
 CFG="$TOP/configs/ovc-proxy.cfg"
 SCN="$TOP/scenarios"
@@ -20,7 +21,6 @@ UAS_PORT=$((T_BASE + 1))
 UAC_PORT=$((T_BASE + 2))
 CTL="unix:$T_DIR/ctl"
 T_PIDS=()
-T_CGROUPS=()
 T_KPID=""
 T_FAILS=0
 
@@ -56,14 +56,11 @@ cleanup() {
 		kill -9 "$p" 2>/dev/null || true
 	done
 	# a group can only go once the last of its processes has exited
-	for p in "${T_CGROUPS[@]:-}"; do
-		[ -n "$p" ] || continue
-		for _ in $(seq 1 50); do
-			rmdir "$p" 2>/dev/null && break
-			[ -d "$p" ] || break
-			sleep 0.1
-		done
-	done
+	if [ -f "$T_DIR/cgroups" ]; then
+		while read -r p; do
+			cg_remove "$p" 50 || log "cgroup $p left (processes in it)"
+		done <"$T_DIR/cgroups"
+	fi
 	if [ "${T_KEEP:-0}" = 1 ] || [ "$T_FAILS" -gt 0 ]; then
 		log "logs kept in $T_DIR"
 	else
@@ -82,21 +79,26 @@ finish() {
 	exit 0
 }
 
-# cg_make QUOTA_US PERIOD_US: creates a cpu+cpuacct cgroup (v1) and prints
-# the cpu group's path. The group is removed on exit.
+# cg_make QUOTA_US PERIOD_US: creates a CPU-capped cgroup ovc-TEST-PID
+# (scripts/cgroup.sh: v1 cpu+cpuacct, or v2 under this shell's own group)
+# and prints its handle for kam_start -c, cg_usage_ns. It is recorded in
+# $T_DIR/cgroups (cg_make runs in $(...): a variable would not survive)
+# and removed on exit; first, the empty groups of runs that died without
+# their exit trap (SIGKILL) go (cg_sweep).
 cg_make() {
-	local q=$1 p=$2 name="ovc-${T_NAME}-$$"
-	local cpu=/sys/fs/cgroup/cpu/$name acct=/sys/fs/cgroup/cpuacct/$name
-	[ -d /sys/fs/cgroup/cpu ] || { echo "no cgroup v1 cpu controller" >&2; return 1; }
-	mkdir -p "$cpu" "$acct"
-	T_CGROUPS+=("$cpu" "$acct")
-	echo "$p" >"$cpu/cpu.cfs_period_us"
-	echo "$q" >"$cpu/cpu.cfs_quota_us"
-	echo "$name"
+	local q=$1 p=$2 name="ovc-${T_NAME}-$$" h
+	cg_sweep
+	h=$(cg_path "$name") || return 1
+	# ours by name (this PID): an empty one is a dead run's whose PID we got
+	if [ -d "$h" ]; then cg_remove "$h" 0 || true; fi
+	h=$(cg_create "$name" "$q" "$p") || return 1
+	echo "$h" >>"$T_DIR/cgroups"
+	echo "$h"
 }
 
-# kam_start [-c CGNAME] [-n NAME] DEFINE...: starts kamailio with the proxy
-# cfg and the given -A defines; waits for its control socket (for
+# kam_start [-c CGROUP] [-n NAME] DEFINE...: starts kamailio with the proxy
+# cfg and the given -A defines, inside cgroup CGROUP (a cg_make handle);
+# waits for its control socket (for
 # KAM_START_TENTHS tenths of a second, default 100). KAM_WRAP: a command
 # kamailio runs under (valgrind ...). It listens on PROXY_PORT, relays to
 # UAS_PORT and answers RPC on CTL, as they are when it is called (a test
@@ -123,9 +125,15 @@ kam_start() {
 	# shellcheck disable=SC2206
 	local run=(${KAM_WRAP:-} kamailio)
 	if [ -n "$cg" ]; then
-		sh -c 'echo $$ >/sys/fs/cgroup/cpu/'"$cg"'/cgroup.procs &&
-			echo $$ >/sys/fs/cgroup/cpuacct/'"$cg"'/cgroup.procs &&
-			exec "$@"' kamailio "${run[@]}" "${args[@]}" \
+		# the shell moves itself in (every cgroup.procs of the group),
+		# then becomes kamailio: all its processes start inside
+		local -a cgf
+		mapfile -t cgf < <(cg_procs_files "$cg")
+		sh -c 'n=$1; shift
+			while [ "$n" -gt 0 ]; do
+				echo $$ >"$1" || exit 1; shift; n=$((n - 1))
+			done
+			exec "$@"' kamailio "${#cgf[@]}" "${cgf[@]}" "${run[@]}" "${args[@]}" \
 			>"$T_DIR/$name.log" 2>&1 &
 	else
 		"${run[@]}" "${args[@]}" >"$T_DIR/$name.log" 2>&1 &
@@ -333,17 +341,17 @@ OVC_REF_US_PER_CALL=${OVC_REF_US_PER_CALL:-850}
 
 # load_cost_us: sets LOAD_COST to the CPU per forwarded call, µs, of the
 # test proxy (ovc, occ) in a cgroup capped at 20 ms / 100 ms at 150
-# calls/s for 4 s (well below capacity), read from the cgroup's
-# cpuacct.usage. Starts and stops its own kamailio and SIPp.
+# calls/s for 4 s (well below capacity), read from the cgroup's CPU
+# usage (cg_usage_ns). Starts and stops its own kamailio and SIPp.
 load_cost_us() {
 	local cg u0 u1 n=600
 	cg=$(cg_make 20000 100000)
 	kam_start -c "$cg" -n cost 'OVC_ALGORITHM="occ"'
 	uas_start cost_uas
-	u0=$(cat "/sys/fs/cgroup/cpuacct/$cg/cpuacct.usage")
+	u0=$(cg_usage_ns "$cg")
 	UAC_TIMEOUT=20 uac_run cost_uac 150 "$n"
 	sleep 1 # the last BYEs
-	u1=$(cat "/sys/fs/cgroup/cpuacct/$cg/cpuacct.usage")
+	u1=$(cg_usage_ns "$cg")
 	uas_stop
 	kam_stop
 	LOAD_COST=$(awk -v a="$u0" -v b="$u1" -v n="$n" \
