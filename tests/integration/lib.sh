@@ -97,9 +97,10 @@ cg_make() {
 }
 
 # kam_start [-c CGROUP] [-n NAME] DEFINE...: starts kamailio with the proxy
-# cfg and the given -A defines, inside cgroup CGROUP (a cg_make handle);
-# waits for its control socket (for
-# KAM_START_TENTHS tenths of a second, default 100). KAM_WRAP: a command
+# cfg and the given -A defines, plus CHILDREN=$KAM_CHILDREN (SIP worker
+# processes) when that is set (not with a CHILDREN define: t_concurrency),
+# inside cgroup CGROUP (a cg_make handle); waits for its control socket
+# (for KAM_START_TENTHS tenths of a second, default 100). KAM_WRAP: a command
 # kamailio runs under (valgrind ...). It listens on PROXY_PORT, relays to
 # UAS_PORT and answers RPC on CTL, as they are when it is called (a test
 # with two proxies sets them for each call; kam_stop stops the one in
@@ -120,6 +121,7 @@ kam_start() {
 		-A "LISTEN=udp:127.0.0.1:$PROXY_PORT"
 		-A "NEXT_HOP=\"sip:127.0.0.1:$UAS_PORT\"")
 	local d ctlf=${CTL#unix:}
+	[ -z "${KAM_CHILDREN:-}" ] || args+=(-A "CHILDREN=$KAM_CHILDREN")
 	for d in "$@"; do args+=(-A "$d"); done
 	rm -f "$ctlf" "$T_DIR/$name.pid"
 	# shellcheck disable=SC2206
