@@ -24,6 +24,7 @@ static const char *const cpu_source_names[OVC_CPU_SOURCE_COUNT] = {
 		[OVC_CPU_PROCS] = "procs",
 		[OVC_CPU_SYSTEM] = "system",
 		[OVC_CPU_CGROUP] = "cgroup",
+		[OVC_CPU_AUTO] = "auto",
 };
 
 static const char *const network_names[OVC_NET_COUNT] = {

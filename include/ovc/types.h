@@ -115,6 +115,7 @@ enum ovc_cpu_source
 	OVC_CPU_PROCS = 0, /* Kamailio's own processes (schedstat, ns) */
 	OVC_CPU_SYSTEM,	   /* machine-wide /proc/stat */
 	OVC_CPU_CGROUP,	   /* own cgroup's usage against its CPU quota */
+	OVC_CPU_AUTO,	   /* cgroup when a quota applies, else procs */
 	OVC_CPU_SOURCE_COUNT
 };
 

@@ -208,7 +208,7 @@ static int mod_init(void)
 	}
 	if(ovc_admit_init() < 0)
 		return -1;
-	if(ovc_sampler_init(ovc_mp.cpu_source, &ovc_mp.cpu_capacity) < 0)
+	if(ovc_sampler_init(&ovc_mp.cpu_source, &ovc_mp.cpu_capacity) < 0)
 		return -1;
 	if(ovc_shm_init(ovc_mp_params(), ovc_mp.alg, ovc_mp.mode, ovc_mp.dry_run,
 			   ovc_mp.cpu_source, ovc_mp.cpu_capacity,

@@ -51,6 +51,68 @@ static int read_small(const char *path, char *buf, size_t size)
 	return (int)n;
 }
 
+/* A file the ticker reads at every epoch, kept open: opening a /proc or
+ * cgroup file walks its path, checks permissions and builds a seq_file
+ * each time, which at pi's 10 ms epoch cost about a fifth of a 10 % CPU
+ * quota (bench/RESULTS.md, "The ticker's own CPU"). */
+struct kept_file
+{
+	int fd;	 /* -1: closed */
+	int pid; /* whose /proc file it is (procs), else 0 */
+};
+
+#define OVC_KEPT_PROCS 256 /* processes whose schedstat stays open */
+
+static struct kept_file kept_procs[OVC_KEPT_PROCS];
+static struct kept_file kept_cg = {-1, 0};
+static struct kept_file kept_stat = {-1, 0};
+static int kept_ready;
+
+static void kept_init(void)
+{
+	int i;
+
+	for(i = 0; i < OVC_KEPT_PROCS; i++) {
+		kept_procs[i].fd = -1;
+		kept_procs[i].pid = 0;
+	}
+	kept_ready = 1;
+}
+
+static void kept_close(struct kept_file *k)
+{
+	if(k->fd >= 0)
+		close(k->fd);
+	k->fd = -1;
+	k->pid = 0;
+}
+
+/* Reads path (or, for pid > 0, the file already open for that pid) from
+ * its start into buf (NUL-terminated), opening it when needed; a failed
+ * read closes it so that the next call opens it again. Returns length or
+ * -1. */
+static int read_kept(struct kept_file *k, const char *path, int pid,
+		char *buf, size_t size)
+{
+	ssize_t n;
+
+	if(k->fd >= 0 && k->pid != pid)
+		kept_close(k); /* a process restarted in that slot */
+	if(k->fd < 0) {
+		k->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if(k->fd < 0)
+			return -1;
+		k->pid = pid;
+	}
+	n = pread(k->fd, buf, size - 1, 0);
+	if(n < 0) {
+		kept_close(k);
+		return -1;
+	}
+	buf[n] = '\0';
+	return (int)n;
+}
+
 /* Finds in /proc/self/mountinfo the mount of a v1 hierarchy carrying
  * controller ctrl (or the v2 hierarchy when ctrl is NULL); fills its
  * mount point and root. Returns 0 or -1. */
@@ -254,18 +316,22 @@ double ovc_sampler_stall_ms(void)
 	return ovc_derive_stall_ms((double)cg_period_us / 1000.0, cg_quota);
 }
 
-int ovc_sampler_init(enum ovc_cpu_source src, double *capacity)
+int ovc_sampler_init(int *srcp, double *capacity)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	int cg_ok;
+	int cg_ok, src = *srcp;
 
-	sampler_src = src;
 	clk_tck = sysconf(_SC_CLK_TCK);
 	if(clk_tck <= 0)
 		clk_tck = 100;
 	if(ncpu <= 0)
 		ncpu = 1;
 	cg_ok = cg_init();
+	if(src == OVC_CPU_AUTO) /* one file for the whole quota, not one per
+							   process (ovc_sampler.h) */
+		src = cg_ok == 0 && cg_quota > 0 ? OVC_CPU_CGROUP : OVC_CPU_PROCS;
+	*srcp = src;
+	sampler_src = (enum ovc_cpu_source)src;
 	if(src == OVC_CPU_CGROUP && cg_ok != 0) {
 		LM_ERR("cpu_source=cgroup: no readable cgroup CPU usage file for"
 			   " this process (cgroup v1 cpuacct.usage or v2 cpu.stat)\n");
@@ -298,11 +364,15 @@ static int cpu_procs(uint64_t *busy)
 	for(i = 0; i < n; i++) {
 		unsigned long long v;
 
+		int got;
+
 		if(pt[i].pid <= 0)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/schedstat", pt[i].pid);
-		if(read_small(path, buf, sizeof(buf)) > 0
-				&& sscanf(buf, "%llu", &v) == 1) {
+		got = i < OVC_KEPT_PROCS ? read_kept(&kept_procs[i], path, pt[i].pid,
+										 buf, sizeof(buf))
+								 : read_small(path, buf, sizeof(buf));
+		if(got > 0 && sscanf(buf, "%llu", &v) == 1) {
 			sum += v;
 			ok = 1;
 		}
@@ -319,7 +389,7 @@ static int cpu_system(uint64_t *busy)
 	char buf[512];
 	unsigned long long u, ni, sy, id, io, irq, sirq, st;
 
-	if(read_small("/proc/stat", buf, sizeof(buf)) <= 0)
+	if(read_kept(&kept_stat, "/proc/stat", 0, buf, sizeof(buf)) <= 0)
 		return -1;
 	if(sscanf(buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &u, &ni,
 			   &sy, &id, &io, &irq, &sirq, &st)
@@ -338,7 +408,7 @@ static int cpu_cgroup(uint64_t *busy)
 	char *p;
 
 	if(cg_usage_path[0] == '\0'
-			|| read_small(cg_usage_path, buf, sizeof(buf)) <= 0)
+			|| read_kept(&kept_cg, cg_usage_path, 0, buf, sizeof(buf)) <= 0)
 		return -1;
 	if(!cg_usage_v2) {
 		if(sscanf(buf, "%llu", &v) != 1)
@@ -355,6 +425,8 @@ static int cpu_cgroup(uint64_t *busy)
 
 int ovc_sampler_cpu_ns(uint64_t *busy_ns)
 {
+	if(!kept_ready)
+		kept_init();
 	switch(sampler_src) {
 		case OVC_CPU_PROCS:
 			return cpu_procs(busy_ns);
@@ -362,6 +434,7 @@ int ovc_sampler_cpu_ns(uint64_t *busy_ns)
 			return cpu_system(busy_ns);
 		case OVC_CPU_CGROUP:
 			return cpu_cgroup(busy_ns);
+		case OVC_CPU_AUTO: /* resolved by ovc_sampler_init() */
 		case OVC_CPU_SOURCE_COUNT:
 			break;
 	}

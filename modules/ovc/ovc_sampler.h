@@ -12,12 +12,15 @@
 
 #include "ovc_shm.h"
 
-/* Resolves the source's files (cgroup paths, ...). When *capacity <= 0 it
+/* Resolves the source's files (cgroup paths, ...) and *src (enum
+ * ovc_cpu_source): "auto" becomes "cgroup" when a CPU quota applies (the
+ * quota is the capacity, and its usage is one file to read per epoch),
+ * else "procs". When *capacity <= 0 it
  * is detected: the cgroup CPU quota if one applies (own group or an
  * ancestor), else for "procs" min(online CPUs, SIP worker processes), else
  * online CPUs. Returns 0, or -1 with an error logged when the source cannot
  * be used on this host. Call in mod_init (before the fork). */
-int ovc_sampler_init(enum ovc_cpu_source src, double *capacity);
+int ovc_sampler_init(int *src, double *capacity);
 
 /* Reads the cumulative CPU busy time of the source, ns. Returns 0 or -1
  * (nothing readable; the caller keeps its last value). */

@@ -121,7 +121,7 @@ expect_bad 'modparam("ovc", "param", "rsoca.tretry=-1")' \
 expect_bad 'modparam("ovc", "cpu_capacity", "4097")' \
 	'"cpu_capacity": .4097. is not "auto" or a number of CPUs in \(0, 4096\]'
 expect_bad 'modparam("ovc", "cpu_source", "gpu")' \
-	'"cpu_source": unknown .gpu. \(one of procs, system, cgroup\)'
+	'"cpu_source": unknown .gpu. \(one of procs, system, cgroup, auto\)'
 expect_bad 'modparam("ovc", "algorithm", "OCC")' \
 	'"algorithm": unknown .OCC. \(one of none, bbc, occ, occupancy, aro, sired, rsoca, pi\)'
 expect_bad 'modparam("ovc", "reject_code", 700)' \

@@ -50,6 +50,7 @@ START_TEST(test_mode_cpu_source_names)
 	ck_assert_str_eq(ovc_cpu_source_name(OVC_CPU_PROCS), "procs");
 	ck_assert_str_eq(ovc_cpu_source_name(OVC_CPU_SYSTEM), "system");
 	ck_assert_str_eq(ovc_cpu_source_name(OVC_CPU_CGROUP), "cgroup");
+	ck_assert_str_eq(ovc_cpu_source_name(OVC_CPU_AUTO), "auto");
 	ck_assert_ptr_null(ovc_cpu_source_name(OVC_CPU_SOURCE_COUNT));
 	ck_assert_int_eq(ovc_names_find(&ovc_mode_names, "single"), 1);
 	ck_assert_int_eq(ovc_names_find(&ovc_cpu_source_names, "cgroup"), 2);
@@ -78,7 +79,7 @@ START_TEST(test_names_join)
 	ck_assert_str_eq(ovc_names_join(&ovc_mode_names, buf, sizeof(buf)),
 			"multi, single");
 	ck_assert_str_eq(ovc_names_join(&ovc_cpu_source_names, buf, sizeof(buf)),
-			"procs, system, cgroup");
+			"procs, system, cgroup, auto");
 	/* cut to the buffer, always terminated */
 	ck_assert_str_eq(ovc_names_join(&ovc_mode_names, buf, 8), "multi");
 	ck_assert_str_eq(ovc_names_join(&ovc_mode_names, buf, 1), "");
