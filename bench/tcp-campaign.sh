@@ -10,6 +10,8 @@
 #            less throughput: the module README, SIP over TCP);
 #   sfbm     ICS+BM+SF: bm plus smart forwarding at the SE
 #            (tcp_sendq_max=0, ovc_dst_admit() before relaying).
+# BENCH_TCP_MSS: the RE's mss_tcp in bm and sfbm (default -1: derived
+# from the buffer; 0: none, the SE's segments as the kernel cuts them).
 # Neither proxy runs a local controller (ovc algorithm none).
 #
 #   tcp-campaign.sh [-d SECONDS] [-w WARMUP_S] [-r "1 2.5 5 10"]
@@ -84,10 +86,12 @@ start_pair() {
 	default) se_defs="$se_defs OVC_TCP_SENDQ_MAX=-1" ;;
 	bm)
 		re_defs="$re_defs OVC_RCVBUF_TCP=${BENCH_TCP_RCVBUF:-8}"
+		re_defs="$re_defs OVC_MSS_TCP=${BENCH_TCP_MSS:--1}"
 		se_defs="$se_defs OVC_TCP_SENDQ_MAX=-1"
 		;;
 	sfbm)
 		re_defs="$re_defs OVC_RCVBUF_TCP=${BENCH_TCP_RCVBUF:-8}"
+		re_defs="$re_defs OVC_MSS_TCP=${BENCH_TCP_MSS:--1}"
 		se_defs="$se_defs OVC_TCP_SENDQ_MAX=0"
 		;;
 	*) die "unknown arm $arm" ;;
