@@ -151,6 +151,10 @@ expect_bad 'modparam("ovc", "kstage_budget", 0)' \
 	'"kstage_budget": 0 is out of range \[1, 100\]'
 expect_bad 'modparam("ovc", "tcp_sendq_max", -2)' \
 	'"tcp_sendq_max": -2 is out of range \[-1, 2147483647\]'
+expect_bad 'modparam("ovc", "mss_tcp", -2)' \
+	'"mss_tcp": -2 is out of range \[-1, 32767\]'
+expect_bad 'modparam("ovc", "mss_tcp", 32768)' \
+	'"mss_tcp": 32768 is out of range \[-1, 32767\]'
 
 # every modparam of the module's table had at least one bad value
 for n in $(grep -oE '^OVC_MP_(INT|ENUM|STR)\([a-z_]+' \
