@@ -2,7 +2,7 @@
 /*
  * ovc - the server's RFC 7339 loss loop (see include/ovc/ocloop.h). Once a
  * second, with x the share of the arrivals the local controller admitted:
- *   x < 0.5, overloaded or a < 1: a := a x              (a flood)
+ *   x < 0.5, overloaded or a < 1: a := a / 2            (a flood)
  *   0.5 <= x < 0.95, the same:   a := a (1 + x) / 2
  *   x >= 0.95, overloaded:       a := a max(1.02, min(target / cpu, 1.25))
  *                                (a probe, faster with CPU to spare)
@@ -11,18 +11,26 @@
  *                                min(target / cpu, 1.25) while cpu < target
  *   no arrivals (x < 0, NaN):    a held
  * then a is clamped to [OVC_OCLOOP_A_MIN, 1]. Since arrivals are a times
- * what the clients offer, a x brings the next second's arrivals to what
- * was admitted, and (1 + x) / 2 halves the excess: arrivals come down to
- * within 1 / 0.95 of what is admitted and are never cut below it. The
- * announcement is dithered by error diffusion: carry holds what the
- * integers published so far owe to the exact reduction (|carry| < 0.5),
- * so their sum over n announcements is within 1 of n times it.
+ * what the clients offer, a x would bring the next second's arrivals to
+ * what was admitted, and (1 + x) / 2 halves the excess: arrivals come down
+ * to within 1 / 0.95 of what is admitted and are never cut below it. A
+ * flood is cut by a half, not by x: in the second an overload starts (and
+ * while a burst clogs the receive queue) the server admits far less than
+ * it can carry, x is then no measure of its capacity, and a cut to a x
+ * would leave it idle for the seconds a takes to climb back (at most 1.25x
+ * a second); halvings reach a share s within log2(1 / s) seconds (3 at
+ * 8x), the local controller refusing the excess meanwhile. So a never
+ * falls by more than half in a second. The announcement is dithered by
+ * error diffusion: carry holds what the integers published so far owe to
+ * the exact reduction (|carry| < 0.5), so their sum over n announcements
+ * is within 1 of n times it.
  */
 #include <math.h>
 
 #include "ovc/ocloop.h"
 
-#define OCLOOP_X_FLOOD 0.5	 /* x below: a flood, a := a x */
+#define OCLOOP_X_FLOOD 0.5	 /* x below: a flood, a := a CUT_FLOOD */
+#define OCLOOP_CUT_FLOOD 0.5 /* a flood's cut: the most a falls a second */
 #define OCLOOP_X_HOLD 0.95	 /* x at or above: a grows */
 #define OCLOOP_GAP 0.25		 /* share of its gap to 1 a grows by */
 #define OCLOOP_G_MIN 1.02	 /* least growth a second (factor) */
@@ -90,7 +98,7 @@ double ovc_ocloop_second(struct ovc_ocloop *l, double x, int overloaded,
 	} else if(x < OCLOOP_X_HOLD && (overloaded || a < 1.0)) {
 		/* the local controller still refuses: what arrives is more
 		 * than it admits */
-		a *= x < OCLOOP_X_FLOOD ? x : (1.0 + x) / 2.0;
+		a *= x < OCLOOP_X_FLOOD ? OCLOOP_CUT_FLOOD : (1.0 + x) / 2.0;
 	} else if(a < 1.0) {
 		/* (almost) all admitted: probe upwards, slowly while overload
 		 * is still evident (a proxy at its capacity may show it while

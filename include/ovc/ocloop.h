@@ -5,9 +5,11 @@
  * what its own controller does with what they send now. Once a second:
  * while the local controller admits a fraction x < 0.95 of the initial
  * INVITEs (and overload is evident, or the loop is engaged), a shrinks
- * by x (a flood, x < 0.5) or by (1 + x) / 2, so that what arrives
- * approaches what is admitted; while it admits (almost) all, a grows: by
- * 2 % a second while overload is still evident, or by the CPU's headroom
+ * by half (a flood, x < 0.5: not by x, since the second an overload
+ * starts admits little of what the server can carry) or by (1 + x) / 2,
+ * so that what arrives approaches what is admitted; while it admits
+ * (almost) all, a grows: by 2 % a second while overload is still
+ * evident, or by the CPU's headroom
  * target / cpu (at most 1.25) when it has some (a probe: a proxy at its
  * capacity may show overload while admitting all, and a held a would
  * ratchet down on every refusal), else by a quarter of its gap to 1
@@ -21,8 +23,8 @@
 #ifndef OVC_OCLOOP_H
 #define OVC_OCLOOP_H
 
-/* The smallest share the loop asks for (a flood is cut to 1 % at most
- * per announcement; the local controller refuses the rest). */
+/* The smallest share the loop asks for (a flood halves a each second
+ * down to 1 %; the local controller refuses the rest). */
 #define OVC_OCLOOP_A_MIN 0.01
 
 struct ovc_ocloop

@@ -39,17 +39,22 @@ END_TEST
 START_TEST(test_flood)
 {
 	struct ovc_ocloop l;
+	unsigned i;
 
 	ovc_ocloop_init(&l);
+	/* a flood halves a, whatever share was admitted */
 	ck_assert_double_eq_tol(
-			ovc_ocloop_second(&l, 0.1, 1, 1.0, TARGET), 0.1, 1e-12);
+			ovc_ocloop_second(&l, 0.1, 1, 1.0, TARGET), 0.5, 1e-12);
 	ck_assert_int_eq(l.engaged, 1);
-	ck_assert_double_eq_tol(ovc_ocloop_exact(&l), 90.0, 1e-9);
-	/* a second flood compounds, down to OVC_OCLOOP_A_MIN */
+	ck_assert_double_eq_tol(ovc_ocloop_exact(&l), 50.0, 1e-9);
 	ck_assert_double_eq_tol(
-			ovc_ocloop_second(&l, 0.2, 1, 1.0, TARGET), 0.02, 1e-12);
-	ck_assert_double_eq_tol(ovc_ocloop_second(&l, 0.001, 1, 1.0, TARGET),
-			OVC_OCLOOP_A_MIN, 1e-15);
+			ovc_ocloop_second(&l, 0.49, 1, 1.0, TARGET), 0.25, 1e-12);
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 0.0, 1, 1.0, TARGET), 0.125, 1e-12);
+	/* successive floods compound, down to OVC_OCLOOP_A_MIN */
+	for(i = 0; i < 5; i++)
+		ovc_ocloop_second(&l, 0.001, 1, 1.0, TARGET);
+	ck_assert_double_eq_tol(l.a, OVC_OCLOOP_A_MIN, 1e-15);
 	ck_assert_double_eq_tol(ovc_ocloop_second(&l, 0.0, 1, 1.0, TARGET),
 			OVC_OCLOOP_A_MIN, 1e-15);
 	ck_assert_uint_eq(ovc_ocloop_publish(&l), 99);
@@ -291,6 +296,61 @@ START_TEST(test_closed_loop_pessimistic)
 }
 END_TEST
 
+/* A step from 0.5 C to n C, as on the testbed: in the step's first burst
+ * seconds the core's receive-queue age limit refuses almost everything
+ * (it admits 2 %; no capacity learned yet, so ovc_ocloop_x() has no
+ * floor), afterwards its controller admits min(1, C / arrivals). Taken
+ * at face value those seconds cut a to a few percent, far below the
+ * needed 1 / n, and the clients then refuse for many seconds what the
+ * core could take (an overshoot to 98 % announced at 4x, ~10 s to climb
+ * back). The loop must never leave the core with less than half its
+ * capacity after the step and hold the arrivals near it from 6 s on. */
+static void check_step(double n, unsigned burst)
+{
+	struct ovc_ocloop l;
+	double arr, x, pub, lo = INFINITY, lo_late = INFINITY, hi_late = 0;
+	unsigned t, i;
+
+	ovc_ocloop_init(&l);
+	for(t = 0; t < 10; t++) {
+		arr = 0.5 * SIM_C;
+		ovc_ocloop_second(
+				&l, ovc_ocloop_x(arr, arr, 0, TARGET), 0, arr / SIM_C, TARGET);
+	}
+	ck_assert_int_eq(l.engaged, 0);
+	for(t = 0; t < 20; t++) {
+		pub = 0;
+		for(i = 0; i < SIM_ANN; i++)
+			pub += ovc_ocloop_publish(&l);
+		arr = n * SIM_C * (1.0 - pub / SIM_ANN / 100.0);
+		x = ovc_ocloop_x(
+				arr, t < burst ? 0.02 * arr : fmin(arr, SIM_C), 0, TARGET);
+		ovc_ocloop_second(&l, x, arr > SIM_C, fmin(1.0, arr / SIM_C), TARGET);
+		if(t > 0)
+			lo = fmin(lo, arr);
+		if(t >= 6) {
+			lo_late = fmin(lo_late, arr);
+			hi_late = fmax(hi_late, arr);
+		}
+	}
+	ck_assert_msg(lo >= 0.5 * SIM_C, "N=%g burst %u: arrivals down to %g", n,
+			burst, lo);
+	ck_assert_msg(lo_late >= 0.8 * SIM_C && hi_late <= 1.3 * SIM_C,
+			"N=%g burst %u: arrivals %g-%g from 6 s", n, burst, lo_late,
+			hi_late);
+}
+
+START_TEST(test_step_overshoot)
+{
+	static const double n[] = {4, 8};
+	unsigned i, b;
+
+	for(i = 0; i < sizeof(n) / sizeof(n[0]); i++)
+		for(b = 1; b <= 2; b++)
+			check_step(n[i], b);
+}
+END_TEST
+
 /* x: the admitted share, floored by what the learned capacity carries. */
 START_TEST(test_x_floor)
 {
@@ -300,8 +360,8 @@ START_TEST(test_x_floor)
 	/* an age-limit burst: 15 of 662 admitted by a server of 100/s */
 	ck_assert_double_eq_tol(
 			ovc_ocloop_x(662, 15, 100, TARGET), 90.0 / 662, 1e-12);
-	ck_assert_double_eq_tol(ovc_ocloop_x(662, 15, 0, TARGET), 15.0 / 662,
-			1e-12);
+	ck_assert_double_eq_tol(
+			ovc_ocloop_x(662, 15, 0, TARGET), 15.0 / 662, 1e-12);
 	/* at its capacity: the floor is x >= 0.9 */
 	ck_assert_double_eq_tol(ovc_ocloop_x(100, 40, 100, TARGET), 0.9, 1e-12);
 	ck_assert_double_eq(ovc_ocloop_x(50, 10, 100, TARGET), 1.0);
@@ -337,6 +397,7 @@ Suite *make_suite_ocloop(void)
 	tcase_add_test(tc, test_closed_loop);
 	tcase_add_test(tc, test_x_floor);
 	tcase_add_test(tc, test_closed_loop_pessimistic);
+	tcase_add_test(tc, test_step_overshoot);
 	suite_add_tcase(s, tc);
 	return s;
 }
