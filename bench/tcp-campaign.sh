@@ -13,6 +13,10 @@
 # BENCH_TCP_MSS: the RE's mss_tcp in bm and sfbm (default -1: derived
 # from the buffer; 0: none, the SE's segments as the kernel cuts them).
 # Neither proxy runs a local controller (ovc algorithm none).
+# BENCH_TCP_SES=2: two SEs (edge1, edge2) share the RE, uac1 -> edge1 and
+# uac2 -> edge2 each offering half the load (002 §7.3's fairness); the
+# per-SE goodput (calls each UAC set up in the window, per s) goes into
+# runs.csv's last columns (se1_goodput, se2_goodput; 0 with one SE).
 #
 #   tcp-campaign.sh [-d SECONDS] [-w WARMUP_S] [-r "1 2.5 5 10"]
 #                   [-A "default bm sfbm"] [-R RHO] [-o DIR]
@@ -52,13 +56,15 @@ done
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
+ses=${BENCH_TCP_SES:-1}
+[[ "$ses" =~ ^[12]$ ]] || die "BENCH_TCP_SES takes 1 or 2"
 brought_up=0
 if ! bench_is_up; then
-	"$here/testbed.sh" up --edges 1
+	"$here/testbed.sh" up --edges "$ses"
 	brought_up=1
 fi
-grep -qx edge1 "$BENCH_STATE/hosts" ||
-	die "the testbed is up without edge1: 'testbed.sh down' first"
+grep -qx "edge$ses" "$BENCH_STATE/hosts" ||
+	die "the testbed is up without edge$ses: 'testbed.sh down' first"
 RE_IP=$(bench_ip proxy)
 SE_IP=$(bench_ip edge1)
 RE_CTL="unix:$BENCH_STATE/proxy.ctl"
@@ -68,8 +74,10 @@ run_dir=
 cleanup() {
 	local h
 	if [ -n "$run_dir" ]; then
-		for h in uac1 uas1; do sipp_stop "$h" "$run_dir" 1 || true; done
+		for h in uac1 uac2 uas1; do sipp_stop "$h" "$run_dir" 1 || true; done
 		BENCH_PROXY_HOST=edge1 "$here/proxy.sh" stop "$run_dir/se" || true
+		[ "$ses" = 1 ] ||
+			BENCH_PROXY_HOST=edge2 "$here/proxy.sh" stop "$run_dir/se2" || true
 		"$here/proxy.sh" stop "$run_dir/re" || true
 	fi
 	[ -z "${sampler:-}" ] || kill "$sampler" 2>/dev/null || true
@@ -101,6 +109,18 @@ start_pair() {
 	BENCH_PROXY_HOST=edge1 BENCH_DEFINES="$se_defs" \
 		BENCH_NEXT_HOP="sip:$RE_IP:$BENCH_SIP_PORT;transport=tcp" \
 		"$here/proxy.sh" start "$dir/se" ovc-none >/dev/null
+	[ "$ses" = 1 ] && return 0
+	se_defs=${se_defs/tcp:$SE_IP:/tcp:$(bench_ip edge2):}
+	BENCH_PROXY_HOST=edge2 BENCH_DEFINES="$se_defs" \
+		BENCH_NEXT_HOP="sip:$RE_IP:$BENCH_SIP_PORT;transport=tcp" \
+		"$here/proxy.sh" start "$dir/se2" ovc-none >/dev/null
+}
+
+# answered FILE: setup times (ms) of the calls answered within the window
+answered() {
+	awk -F';' -v a="$warm" -v b="$((warm + dur))" '
+		$1 !~ /^[0-9.]+$/ || $3 != "setup" { next }
+		{ t = $1 / 1000; if(t >= a && t <= b) print $2 }' "$1" 2>/dev/null
 }
 
 # col FILE REGEX: last value of the first column matching REGEX (SIPp
@@ -139,10 +159,18 @@ one() {
 		sleep 1
 	done) &
 	sampler=$!
+	local rate1=$rate
+	[ "$ses" = 1 ] || rate1=$((rate / 2))
 	sipp_start uac1 "$run_dir" "$life" "$SE_IP:$BENCH_SIP_PORT" \
 		-sf "$BENCH_SCEN/uac-bench.xml" -bind_local \
-		-key uas "$(bench_ip uas1):$BENCH_SIP_PORT" -r "$rate" -rp 1000 \
-		-d 0 -l 200000 -m $((rate * n))
+		-key uas "$(bench_ip uas1):$BENCH_SIP_PORT" -r "$rate1" -rp 1000 \
+		-d 0 -l 200000 -m $((rate1 * n))
+	[ "$ses" = 1 ] ||
+		sipp_start uac2 "$run_dir" "$life" "$(bench_ip edge2):$BENCH_SIP_PORT" \
+			-sf "$BENCH_SCEN/uac-bench.xml" -bind_local \
+			-key uas "$(bench_ip uas1):$BENCH_SIP_PORT" \
+			-r "$((rate - rate1))" -rp 1000 -d 0 -l 200000 \
+			-m $(((rate - rate1) * n))
 	# the SE's end of its connection to the RE, mid-window (window, MSS,
 	# bytes unsent, what limited it)
 	sleep $((warm + dur / 2))
@@ -154,25 +182,39 @@ one() {
 	sampler=
 	sleep 4 # the last calls of the window complete (or not)
 	kamcmd -s "$SE_CTL" ovc.csv >"$run_dir/se_ovc.csv" 2>/dev/null || true
+	[ "$ses" = 1 ] || kamcmd -s "unix:$BENCH_STATE/edge2.ctl" ovc.csv \
+		>"$run_dir/se2_ovc.csv" 2>/dev/null || true
 	sipp_stop uac1 "$run_dir" 2
+	[ "$ses" = 1 ] || sipp_stop uac2 "$run_dir" 2
 	sipp_stop uas1 "$run_dir" 1
 	BENCH_PROXY_HOST=edge1 "$here/proxy.sh" stop "$run_dir/se"
+	[ "$ses" = 1 ] || BENCH_PROXY_HOST=edge2 "$here/proxy.sh" stop "$run_dir/se2"
 	"$here/proxy.sh" stop "$run_dir/re"
 	uas_counts=$(ls "$run_dir"/uas1/*_counts.csv 2>/dev/null | head -n1 || true)
 	uac_counts=$(ls "$run_dir"/uac1/*_counts.csv 2>/dev/null | head -n1 || true)
 	# stat rows are 1 s apart: the window is rows warm..n
 	local acks retr200 inv_retr rej sq g timely100 timely500 done setup
+	local se1=0 se2=0 uac2_counts f
 	acks=$(window "$uas_counts" '_ACK_Recv$' "$warm" "$n")
 	retr200=$(col "$uas_counts" '_200_Retrans$')
 	inv_retr=$(col "$uac_counts" '_INVITE_Retrans$')
 	rej=$(col "$uac_counts" '_503_Recv$')
-	sq=$(awk -F',' 'NR == 1 { for(i = 1; i <= NF; i++) if($i == "dst_sendq_refused") c = i; next }
-		c { s += $c } END { print s + 0 }' "$run_dir/se_ovc.csv")
+	sq=0
+	for f in "$run_dir"/se_ovc.csv "$run_dir"/se2_ovc.csv; do
+		[ -f "$f" ] || continue
+		sq=$((sq + $(awk -F',' 'NR == 1 { for(i = 1; i <= NF; i++) if($i == "dst_sendq_refused") c = i; next }
+			c { s += $c } END { print s + 0 }' "$f")))
+	done
+	if [ "$ses" = 2 ]; then
+		uac2_counts=$(ls "$run_dir"/uac2/*_counts.csv 2>/dev/null | head -n1 || true)
+		inv_retr=$((inv_retr + $(col "$uac2_counts" '_INVITE_Retrans$')))
+		rej=$((rej + $(col "$uac2_counts" '_503_Recv$')))
+		se1=$(answered "$run_dir/uac1_rtt.csv" | awk -v d="$dur" 'END { printf "%.1f", NR / d }')
+		se2=$(answered "$run_dir/uac2_rtt.csv" | awk -v d="$dur" 'END { printf "%.1f", NR / d }')
+	fi
 	# setup times (rtd "setup") of calls answered within the window
-	setup=$(awk -F';' -v a="$warm" -v b="$n" '
-		$1 !~ /^[0-9.]+$/ || $3 != "setup" { next }
-		{ t = $1 / 1000; if(t >= a && t <= b) print $2 }' \
-		"$run_dir/uac1_rtt.csv" 2>/dev/null | sort -g | awk '
+	setup=$(for f in "$run_dir"/uac1_rtt.csv "$run_dir"/uac2_rtt.csv; do
+		[ -f "$f" ] && answered "$f"; done | sort -g | awk '
 		{ v[++k] = $1; s += $1; if($1 < 100) f1++; if($1 < 500) f5++ }
 		END { if(!k) { print "0 0 0 0 0"; exit }
 			p = int(0.95 * k + 0.5); if(p < 1) p = 1
@@ -181,11 +223,12 @@ one() {
 	g=$(awk -v a="$acks" -v d="$dur" -v p="$rho_" 'BEGIN { printf "%.1f %.3f", a / d, a / d / p }')
 	read -r live_mean live_max < <(awk '{ s += $1; if($1 > m) m = $1; k++ }
 		END { printf "%.1f %d\n", k ? s / k : 0, m }' "$run_dir/re_live.txt")
-	echo "$arm,$r,$rate,$rho_,${g% *},${g#* },$done,$timely100,$timely500,$smean,$sp95,$retr200,$inv_retr,$rej,$sq,$live_mean,$live_max" \
+	echo "$arm,$r,$rate,$rho_,${g% *},${g#* },$done,$timely100,$timely500,$smean,$sp95,$retr200,$inv_retr,$rej,$sq,$live_mean,$live_max,$se1,$se2" \
 		>>"$out/runs.csv"
 	say "$tag: $rate/s offered, RE goodput ${g% *}/s (${g#* } rho)," \
 		"setup <100 ms $timely100, p95 $sp95 ms, 200 retrans $retr200," \
-		"503 $rej (SF $sq), RE live tx mean $live_mean max $live_max"
+		"503 $rej (SF $sq), RE live tx mean $live_mean max $live_max" \
+		"$([ "$ses" = 1 ] || echo ", per SE $se1 / $se2 /s")"
 	run_dir=
 }
 
@@ -222,7 +265,7 @@ probe() {
 
 [ -n "$rho" ] || probe
 say "RE capacity over TCP: $rho calls/s"
-echo "arm,r,offered,rho,re_goodput,g,setups,setup_lt100,setup_lt500,setup_mean_ms,setup_p95_ms,uas_200_retrans,uac_invite_retrans,uac_503,se_sf_refused,re_live_mean,re_live_max" \
+echo "arm,r,offered,rho,re_goodput,g,setups,setup_lt100,setup_lt500,setup_mean_ms,setup_p95_ms,uas_200_retrans,uac_invite_retrans,uac_503,se_sf_refused,re_live_mean,re_live_max,se1_goodput,se2_goodput" \
 	>"$out/runs.csv"
 for r in $loads; do
 	for a in $arms; do
@@ -230,9 +273,10 @@ for r in $loads; do
 	done
 done
 {
-	echo "| arm | r | offered/s | RE goodput/s | g | setup < 100 ms | p95 ms | 200 OK retrans | 503 (SF) | RE live tx mean/max |"
-	echo "|---|---|---|---|---|---|---|---|---|---|"
-	awk -F',' 'NR > 1 { printf "| %s | %s | %s | %s | %s | %.1f %% | %s | %s | %s (%s) | %s / %s |\n",
-		$1, $2, $3, $5, $6, 100 * $8, $11, $12, $14, $15, $16, $17 }' "$out/runs.csv"
+	echo "| arm | r | offered/s | RE goodput/s | g | setup < 100 ms | p95 ms | 200 OK retrans | 503 (SF) | RE live tx mean/max | per SE /s |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|"
+	awk -F',' 'NR > 1 { printf "| %s | %s | %s | %s | %s | %.1f %% | %s | %s | %s (%s) | %s / %s | %s |\n",
+		$1, $2, $3, $5, $6, 100 * $8, $11, $12, $14, $15, $16, $17,
+		($18 + $19 > 0) ? $18 " / " $19 : "-" }' "$out/runs.csv"
 } >"$out/tcp.md"
 cat "$out/tcp.md"
