@@ -32,6 +32,8 @@ static char cg_usage_path[OVC_PATH_MAX + 32]; /* cpuacct.usage or cpu.stat */
 static int cg_usage_v2;					 /* 1: cpu.stat usage_usec */
 static double cg_quota;					 /* CPUs, 0: none */
 static long cg_period_us;				 /* CFS period of that quota */
+static int cg_one_group; /* usage and quota read from the same group's
+							path (v2; v1 with cpu and cpuacct alike) */
 static long clk_tck;
 
 /* Reads a small file into buf (NUL-terminated). Returns length or -1. */
@@ -272,10 +274,11 @@ static double cg_quota_walk(const char *mnt, const char *dir, int v2)
 static int cg_init(void)
 {
 	char mnt[OVC_PATH_MAX], root[OVC_PATH_MAX], self[OVC_PATH_MAX];
-	char dir[OVC_PATH_MAX];
+	char dir[OVC_PATH_MAX], acct_self[OVC_PATH_MAX];
 	char buf[64];
 
 	cg_quota = 0;
+	cg_one_group = 0;
 	cg_usage_path[0] = '\0';
 	/* v1: usage from cpuacct, quota from cpu */
 	if(cg_find_mount("cpuacct", mnt, root) == 0
@@ -286,10 +289,13 @@ static int cg_init(void)
 		cg_usage_v2 = 0;
 		if(read_small(cg_usage_path, buf, sizeof(buf)) <= 0)
 			cg_usage_path[0] = '\0';
+		snprintf(acct_self, sizeof(acct_self), "%s", self);
 		if(cg_find_mount("cpu", mnt, root) == 0
 				&& cg_self_path("cpu", self) == 0
-				&& cg_dir(mnt, root, self, dir, sizeof(dir)) == 0)
+				&& cg_dir(mnt, root, self, dir, sizeof(dir)) == 0) {
 			cg_quota = cg_quota_walk(mnt, dir, 0);
+			cg_one_group = strcmp(acct_self, self) == 0;
+		}
 	}
 	if(cg_usage_path[0] == '\0' && cg_find_mount(NULL, mnt, root) == 0
 			&& cg_self_path(NULL, self) == 0
@@ -298,8 +304,10 @@ static int cg_init(void)
 		cg_usage_v2 = 1;
 		if(read_small(cg_usage_path, buf, sizeof(buf)) <= 0)
 			cg_usage_path[0] = '\0';
-		else if(cg_quota == 0)
+		else if(cg_quota == 0) {
 			cg_quota = cg_quota_walk(mnt, dir, 1);
+			cg_one_group = 1; /* else the quota is a v1 group's */
+		}
 	}
 	return cg_usage_path[0] ? 0 : -1;
 }
@@ -328,8 +336,10 @@ int ovc_sampler_init(int *srcp, double *capacity)
 		ncpu = 1;
 	cg_ok = cg_init();
 	if(src == OVC_CPU_AUTO) /* one file for the whole quota, not one per
-							   process (ovc_sampler.h) */
-		src = cg_ok == 0 && cg_quota > 0 ? OVC_CPU_CGROUP : OVC_CPU_PROCS;
+							   process (ovc_sampler.h), when that file
+							   counts the group the quota caps */
+		src = cg_ok == 0 && cg_quota > 0 && cg_one_group ? OVC_CPU_CGROUP
+														 : OVC_CPU_PROCS;
 	*srcp = src;
 	sampler_src = (enum ovc_cpu_source)src;
 	if(src == OVC_CPU_CGROUP && cg_ok != 0) {
