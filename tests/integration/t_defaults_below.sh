@@ -10,7 +10,8 @@
 # nothing (`none`) is offered a probe rate for as long as the test (SECS);
 # while it sets up fewer than 99.5 % of the calls within 500 ms the probe
 # is over capacity and the next one is 8 % lower (at most PROBES, 9: down
-# to 0.51x the first). The test rate is 0.9x the first probe it handled,
+# to 0.51x the first); a rate counts as handled when it passes twice in a
+# row (lib.sh, PROBE_CONFIRM). The test rate is 0.9x the first probe it handled,
 # so at most 0.9x the capacity. (The per-call CPU that load_scale
 # measures at a low rate overstates how much faster a fast machine is near
 # its capacity: on 2026-11-26 the same machine carried 468/s in one hour
