@@ -134,3 +134,32 @@ bench_require_root_caps() {
 }
 
 bench_is_up() { [ -f "$BENCH_STATE/up" ]; }
+
+# bench_merge DIR OVC_RAW ALG RETRANS [ARG...]: merges one run's SIPp
+# statistics (DIR/uac{1,2}_*, DIR/uas{1,2}_*), ovc's raw CSV OVC_RAW and
+# DIR/sampler.csv into DIR/merged.csv and DIR/summary.json (ovc-merge),
+# figures over [t_start + wfrom, t_start + wto], with the metas every run
+# records; ARGs add the run's own (--meta k=v, --extra FILE). Reads the
+# caller's t_start, t_end, wfrom, wto, drain, rho, prof, peak, dur, warm,
+# git_rev and so_md5. Dies when the merge fails.
+bench_merge() {
+	local dir=$1 raw=$2 alg=$3 retrans=$4
+	shift 4
+	"$BENCH_BIN/ovc-merge" -o "$dir/merged.csv" -j "$dir/summary.json" \
+		--t0 "$t_start" --from "$((t_start + wfrom))" \
+		--to "$((t_start + wto))" --csv-from "$((t_start - 1))" \
+		--csv-to "$((t_end + drain + 1))" --rho-m "$rho" \
+		--meta "algorithm=$alg" --meta "profile=$prof" \
+		--meta "peak_r=$peak" --meta "retrans=$retrans" \
+		--meta "duration_s=$dur" --meta "warmup_s=$warm" \
+		--meta "start=$t_start" --meta "end=$t_end" \
+		--meta "mode=$(bench_mode)" --meta "git=$git_rev" \
+		--meta "ovc_so_md5=$so_md5" \
+		--meta "cpu_quota=$BENCH_CPU_QUOTA_US/$BENCH_CPU_PERIOD_US" \
+		--uac "$dir/uac1_stat.csv,$dir/uac1_rtt.csv" \
+		--uac "$dir/uac2_stat.csv,$dir/uac2_rtt.csv" \
+		--uas "$dir/uas1_stat.csv,$dir/uas1_rtt.csv" \
+		--uas "$dir/uas2_stat.csv,$dir/uas2_rtt.csv" \
+		--ovc "$raw" --extra "$dir/sampler.csv" "$@" 2>>"$dir/merge.log" ||
+		die "merge failed: $dir/merge.log"
+}

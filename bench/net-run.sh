@@ -281,23 +281,9 @@ cleanup
 trap - EXIT
 echo "t_end=$t_end" >>"$dir/meta.env"
 
-"$BENCH_BIN/ovc-merge" -o "$dir/merged.csv" -j "$dir/summary.json" \
-	--t0 "$t_start" --from "$((t_start + wfrom))" --to "$((t_start + wto))" \
-	--csv-from "$((t_start - 1))" --csv-to "$((t_end + drain + 1))" \
-	--rho-m "$rho" --meta "algorithm=$palg" --meta "profile=$prof" \
-	--meta "peak_r=$peak" --meta "retrans=yes" --meta "duration_s=$dur" \
-	--meta "warmup_s=$warm" --meta "start=$t_start" --meta "end=$t_end" \
-	--meta "mode=$(bench_mode)" --meta "topology=$topo" \
-	--meta "network_mode=$mode" --meta "git=$git_rev" \
-	--meta "ovc_so_md5=$so_md5" \
-	--meta "cpu_quota=$BENCH_CPU_QUOTA_US/$BENCH_CPU_PERIOD_US" \
-	--uac "$dir/uac1_stat.csv,$dir/uac1_rtt.csv" \
-	--uac "$dir/uac2_stat.csv,$dir/uac2_rtt.csv" \
-	--uas "$dir/uas1_stat.csv,$dir/uas1_rtt.csv" \
-	--uas "$dir/uas2_stat.csv,$dir/uas2_rtt.csv" \
-	--ovc "$dir/core/ovc_raw.txt" --extra "$dir/sampler.csv" \
-	--extra "$dir/edges_cpu.csv" 2>>"$dir/merge.log" ||
-	die "merge failed: $dir/merge.log"
+bench_merge "$dir" "$dir/core/ovc_raw.txt" "$palg" yes \
+	--meta "topology=$topo" --meta "network_mode=$mode" \
+	--extra "$dir/edges_cpu.csv"
 phase merged
 read -r tgt off smax < <("$BENCH_BIN/ovc-jget" "$dir/summary.json" \
 	target_cps offered_cps extra_mean.sipp_cpu_max)

@@ -176,22 +176,8 @@ fi
 cleanup
 trap - EXIT
 
-"$BENCH_BIN/ovc-merge" -o "$dir/merged.csv" -j "$dir/summary.json" \
-	--t0 "$t_start" --from "$((t_start + wfrom))" --to "$((t_start + wto))" \
-	--csv-from "$((t_start - 1))" --csv-to "$((t_end + drain + 1))" \
-	--rho-m "$rho" --meta "algorithm=$alg" --meta "profile=$prof" \
-	--meta "peak_r=$peak" --meta "retrans=$retrans" --meta "duration_s=$dur" \
-	--meta "warmup_s=$warm" --meta "start=$t_start" --meta "end=$t_end" \
-	--meta "mode=$(bench_mode)" --meta "uas_scenario=$uas_scen" \
-	--meta "bye_flood_cps=$flood" --meta "git=$git_rev" \
-	--meta "ovc_so_md5=$so_md5" \
-	--meta "cpu_quota=$BENCH_CPU_QUOTA_US/$BENCH_CPU_PERIOD_US" \
-	--uac "$dir/uac1_stat.csv,$dir/uac1_rtt.csv" \
-	--uac "$dir/uac2_stat.csv,$dir/uac2_rtt.csv" \
-	--uas "$dir/uas1_stat.csv,$dir/uas1_rtt.csv" \
-	--uas "$dir/uas2_stat.csv,$dir/uas2_rtt.csv" \
-	--ovc "$dir/ovc_raw.txt" --extra "$dir/sampler.csv" 2>>"$dir/merge.log" ||
-	die "merge failed: $dir/merge.log"
+bench_merge "$dir" "$dir/ovc_raw.txt" "$alg" "$retrans" \
+	--meta "uas_scenario=$uas_scen" --meta "bye_flood_cps=$flood"
 phase merged
 # the load generators must not be the bottleneck: SIPp is single-threaded
 read -r tgt off smax < <("$BENCH_BIN/ovc-jget" "$dir/summary.json" \
