@@ -10,7 +10,7 @@ cache="$top/.deps"
 pkgs=(kamailio kamailio-extra-modules kamailio-utils-modules sip-tester
 	check libcap-dev libjansson-dev pkg-config gcc make iproute2 procps
 	gnuplot-nox xz-utils dpkg-dev binutils clang libclang-rt-14-dev valgrind
-	lintian linux-libc-dev curl jq)
+	lintian linux-libc-dev curl jq linux-perf)
 # clang also builds the kernel stage's socket filter (clang -target bpf,
 # linux/bpf.h from linux-libc-dev); no libbpf or bpftool: the module
 # loads it through bpf() itself
