@@ -127,9 +127,11 @@ docs: $(BUILD)/params_doc $(BUILD)/csv_doc
 check-docs: $(BUILD)/params_doc $(BUILD)/csv_doc
 	./scripts/check-docs.sh
 
-# the shell helpers on fake trees (no root; scripts/cgroup.sh)
-check-scripts:
+# the shell helpers on fake trees and fabricated runs (no root, no load:
+# scripts/cgroup.sh, the sweep's table and plot)
+check-scripts: bench-tools
 	./tests/scripts/test_cgroup.sh
+	./tests/scripts/test_sweep_table.sh
 
 check-integration: all
 	./tests/integration/run.sh

@@ -10,7 +10,10 @@
 #    CPU cost of a call, c_f; the line reaches the quota at rho_cpu.
 # 2. Rejection cost: every INVITE answered by a stateless 503 at the top
 #    of the route (ratelimit-proxy.cfg -A REJECT_ALL) at R and 2 R: slope
-#    c_r; beta = c_f / c_r.
+#    c_r; beta = c_f / c_r. Then the same for ovc's own refusal at
+#    datagram arrival (occ driven to refuse everything, as
+#    scripts/reject-cost.sh does; at 2 R and 6 R): BETA_OVC, the beta of the rejection
+#    path ovc's algorithms use (skipped without modules/ovc/ovc.so).
 # 3. Capacity rho_M: the highest rate that a run without control
 #    completes with no failed call, goodput >= 97 % of offered and p95
 #    setup under T1 (500 ms), searched upwards from rho_cpu (steps of 10 %
@@ -36,12 +39,20 @@ jget() { "$BENCH_BIN/ovc-jget" "$@"; }
 quota=$(awk -v q="$BENCH_CPU_QUOTA_US" -v p="$BENCH_CPU_PERIOD_US" \
 	'BEGIN { print q / p }')
 
-# cal_point ALG RATE NAME: prints "offered_cps cpu_share" of a short run
+# cal_point ALG RATE NAME [PARAM...]: prints "offered_cps cpu_share" of a
+# short run (PARAMs: ovc parameters, run.sh -P)
 cal_point() {
-	"$here/run.sh" -a "$1" -p constant -r 1 -R "$2" -d "$dur" -w 2 \
-		-o "$cal/$3" >/dev/null
-	jget "$cal/$3/summary.json" offered_cps extra_mean.proxy_cpu
+	local alg=$1 rate=$2 name=$3 p
+	local -a ps=()
+	shift 3
+	for p in "$@"; do ps+=(-P "$p"); done
+	"$here/run.sh" -a "$alg" -p constant -r 1 -R "$rate" -d "$dur" -w 2 \
+		"${ps[@]}" -o "$cal/$name" >/dev/null
+	jget "$cal/$name/summary.json" offered_cps extra_mean.proxy_cpu
 }
+# occ refusing every INVITE from the first epochs on (reject-cost.sh)
+OVC_REFUSE_ALL=(occ.target=0.01 occ.f_min=0 occ.epoch_ms=100 occ.phi_max=1
+	rxq.onset_ms=0)
 # slope and intercept of the line through two (rate, cpu share) points
 line() {
 	awk -v x1="$1" -v y1="$2" -v x2="$3" -v y2="$4" 'BEGIN {
@@ -59,6 +70,19 @@ read -r sr ir0 < <(line "$x3" "$y3" "$x4" "$y4")
 cf=$(awk -v s="$sf" -v q="$quota" 'BEGIN { printf "%.9f", s * q }')
 cr=$(awk -v s="$sr" -v q="$quota" 'BEGIN { printf "%.9f", s * q }')
 beta=$("$BENCH_BIN/ovc-bound" beta "$cf" "$cr" || echo nan)
+beta_ovc=
+cr_ovc=
+if [ -f "${BENCH_OVC_SO:-$BENCH_TOP/modules/ovc/ovc.so}" ]; then
+	# cheaper than the script's: a wider span of rates for its slope
+	say "calibration 2/3: ovc's refusal at arrival at $((2 * R)) and $((6 * R)) cps"
+	read -r x5 y5 < <(cal_point occ "$((2 * R))" reject-ovc-1 \
+		"${OVC_REFUSE_ALL[@]}")
+	read -r x6 y6 < <(cal_point occ "$((6 * R))" reject-ovc-2 \
+		"${OVC_REFUSE_ALL[@]}")
+	read -r so _ < <(line "$x5" "$y5" "$x6" "$y6")
+	cr_ovc=$(awk -v s="$so" -v q="$quota" 'BEGIN { printf "%.9f", s * q }')
+	beta_ovc=$("$BENCH_BIN/ovc-bound" beta "$cf" "$cr_ovc" || echo nan)
+fi
 rho_est=$(awk -v s="$sf" -v i="$if0" \
 	'BEGIN { printf "%d", (s > 0 ? (1 - i) / s : 100) }')
 
@@ -108,6 +132,11 @@ fi
 	echo "RHO_M=$rho_m"
 	echo "RHO_CPU_ESTIMATE=$rho_est"
 	echo "BETA=$beta"
+	if [ -n "$beta_ovc" ]; then
+		echo "# ovc refusing at arrival (cps, cpu share): ($x5, $y5) ($x6, $y6)"
+		echo "BETA_OVC=$beta_ovc"
+		echo "CPU_PER_REJECT_OVC_US=$(awk -v c="$cr_ovc" 'BEGIN { printf "%.1f", c * 1e6 }')"
+	fi
 	echo "CT=${BENCH_CT:-0.9}"
 	echo "CPU_PER_CALL_US=$(awk -v c="$cf" 'BEGIN { printf "%.1f", c * 1e6 }')"
 	echo "CPU_PER_REJECT_US=$(awk -v c="$cr" 'BEGIN { printf "%.1f", c * 1e6 }')"

@@ -7,8 +7,11 @@
 #                            001 §6.4) to BENCH_PEAK_R (default 4) x rho_M,
 #                            each algorithm and none, with and without UAC
 #                            retransmissions (~45 s per run)
-#   campaign.sh sweep        goodput vs r for none, ratelimit and each
-#                            algorithm, with the g_opt bound (~27 s per run)
+#   campaign.sh sweep        goodput vs r for none, ratelimit (FEEDBACK),
+#                            taildrop (ratelimit TAILDROP at rho_M) and each
+#                            algorithm, BENCH_SWEEP_RUNS (default 3) runs
+#                            per point, median and min-max against the
+#                            g_opt bound (~22-27 s per run)
 #   campaign.sh all          calibrate, sweep, profiles, then the report
 #   campaign.sh report       bench/out/campaign/REPORT.md from what exists
 #   campaign.sh smoke        the CI smoke campaign
@@ -26,7 +29,8 @@ out="$BENCH_OUT/campaign"
 peak=${BENCH_PEAK_R:-4}
 pdur=${BENCH_PROFILE_S:-30}
 sdur=${BENCH_SWEEP_S:-20}
-loads=${BENCH_SWEEP_LOADS:-0.5 1 1.5 2 3 4 6 8 10}
+loads=${BENCH_SWEEP_LOADS:-0.5 1 2 4 8 16}
+sruns=${BENCH_SWEEP_RUNS:-3}
 
 # ovc algorithms the module accepts (a proxy start per candidate)
 algs_available() {
@@ -84,8 +88,8 @@ cmd_profiles() {
 }
 
 cmd_sweep() {
-	"$here/sweep.sh" -A "none ratelimit $(algs_available)" -r "$loads" \
-		-d "$sdur" -o "$out/sweep"
+	"$here/sweep.sh" -A "none ratelimit taildrop $(algs_available)" \
+		-r "$loads" -d "$sdur" -k "$sruns" -o "$out/sweep"
 }
 
 cmd_report() {

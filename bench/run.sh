@@ -10,7 +10,7 @@
 #   -r  peak load as a multiple of rho_M (default 3)
 #   -R  rho_M in calls/s (default: bench/out/calibration.env, else 400)
 #   -n  UACs without retransmissions (-nr, paper 001 §6.7)
-#   -P  ovc parameter for this run (up to 3)
+#   -P  ovc parameter for this run (up to 8)
 #   -o  run directory (default bench/out/runs/<time>-<alg>-<profile>-r<r>)
 #   -U  UAS scenario file in scenarios/ (default uas.xml; uas-180.xml,
 #       uas-silent.xml: a receiver that never answers)
@@ -104,7 +104,9 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 git_rev=$(git -C "$BENCH_TOP" rev-parse --short HEAD 2>/dev/null || echo -)
-so_md5=$(md5sum "$BENCH_TOP/modules/ovc/ovc.so" 2>/dev/null | cut -c1-12 || echo -)
+# the module the proxy loads (a campaign's pinned copy, BENCH_OVC_SO)
+so_md5=$(md5sum "${BENCH_OVC_SO:-$BENCH_TOP/modules/ovc/ovc.so}" 2>/dev/null |
+	cut -c1-12 || echo -)
 [ -n "$so_md5" ] || so_md5=-
 say "run $tag: rho_M $rho cps, $n s, window [$wfrom, $wto) s, out $dir"
 "$here/proxy.sh" start "$dir" "$alg" "${params[@]}"

@@ -2,45 +2,76 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/sweep.sh - goodput versus normalized load, per algorithm.
 #
-#   sweep.sh [-A "ALG..."] [-r "R..."] [-d SECONDS] [-n] [-o DIR]
+#   sweep.sh [-A "ALG..."] [-r "R..."] [-d SECONDS] [-k RUNS] [-n] [-o DIR]
 #
-# One constant-load run per (r, algorithm), algorithms interleaved at each
-# r so that slow drifts of the machine hit all of them alike. Default
+# RUNS constant-load runs per (r, algorithm) (default 1), every round
+# over all loads and algorithms before the next, and the algorithms
+# interleaved at each r, so that slow drifts of the machine hit all of
+# them alike and the spread of a point spans the campaign. Default
 # algorithms "none ratelimit occ", loads "0.5 1 1.5 2 3 4 6 8 10", 20 s
-# per run (plus 3 s warm-up). Writes DIR/sweep.csv (one row per run),
-# DIR/sweep.md (a table) and DIR/sweep.png (g and timely g versus r, with
-# the bound g_opt(r) of paper 003 from the calibrated beta and C_T).
+# per run (plus 3 s warm-up). `taildrop` is Kamailio's ratelimit with
+# TAILDROP at rho_M (BENCH_TAILDROP_CPS, default the calibrated RHO_M).
+# The module is copied once into DIR/ovc.so and every run loads that copy
+# (its digest is each run's meta ovc_so_md5): a rebuild during the sweep
+# does not change what is measured. A run whose summary.json exists is
+# kept (a sweep interrupted resumes). Writes DIR/sweep.csv (one row per
+# run), DIR/sweep-points.csv and DIR/sweep.md (median, min, max per
+# point) and DIR/sweep.png (median with min-max bars, against the bound
+# g_opt(r) of paper 003 for the calibrated C_T and beta).
+# BENCH_LOCK_PER_RUN=1: hold the machine-wide load lock for each run
+# rather than for the whole sweep (other load runs may come in between;
+# the testbed stays up).
 set -euo pipefail
 here=$(dirname "$0")
+lock_per_run=no
+if [ "${BENCH_LOCK_PER_RUN:-0}" = 1 ] && [ -z "${OVC_LOAD_LOCKED:-}" ]; then
+	lock_per_run=yes
+	export OVC_LOAD_LOCKED=deferred # lib.sh does not lock
+fi
 . "$here/lib.sh"
 
 algs="none ratelimit occ"
 loads="0.5 1 1.5 2 3 4 6 8 10"
 dur=20
+runs=1
 nr=()
 dir="$BENCH_OUT/sweep"
-while getopts "A:r:d:no:" o; do
+while getopts "A:r:d:k:no:" o; do
 	case "$o" in
 	A) algs=$OPTARG ;;
 	r) loads=$OPTARG ;;
 	d) dur=$OPTARG ;;
+	k) runs=$OPTARG ;;
 	n) nr=(-n) ;;
 	o) dir=$OPTARG ;;
-	*) die "usage: sweep.sh [-A ALGS] [-r LOADS] [-d S] [-n] [-o DIR]" ;;
+	*) die "usage: sweep.sh [-A ALGS] [-r LOADS] [-d S] [-k RUNS] [-n] [-o DIR]" ;;
 	esac
 done
+[[ "$runs" =~ ^[0-9]+$ && "$runs" -ge 1 && "$runs" -le 20 ]] ||
+	die "-k takes 1..20 runs"
 [ -f "$BENCH_OUT/calibration.env" ] ||
 	die "no calibration: run bench/calibrate.sh first"
+export BENCH_TAILDROP_CPS=${BENCH_TAILDROP_CPS:-$(. "$BENCH_OUT/calibration.env" && echo "$RHO_M")}
 mkdir -p "$dir"
-total=$(($(wc -w <<<"$algs") * $(wc -w <<<"$loads")))
-k=0
-for r in $loads; do
-	for a in $algs; do
-		k=$((k + 1))
-		say "sweep $k/$total: $a at r = $r"
-		"$here/run.sh" -a "$a" -p constant -r "$r" -d "$dur" -w 3 \
-			"${nr[@]}" -o "$dir/$a-r$r" >/dev/null 2>"$dir/$a-r$r.log" ||
-			say "  run failed: $dir/$a-r$r.log"
+if [ -f "$BENCH_TOP/modules/ovc/ovc.so" ] && [ ! -f "$dir/ovc.so" ]; then
+	cp "$BENCH_TOP/modules/ovc/ovc.so" "$dir/ovc.so"
+fi
+[ -f "$dir/ovc.so" ] && export BENCH_OVC_SO="$dir/ovc.so"
+total=$(($(wc -w <<<"$algs") * $(wc -w <<<"$loads") * runs))
+n=0
+for ((k = 1; k <= runs; k++)); do
+	for r in $loads; do
+		for a in $algs; do
+			n=$((n + 1))
+			run="$dir/$a-r$r-k$k"
+			[ -s "$run/summary.json" ] && continue
+			say "sweep $n/$total: $a at r = $r (run $k of $runs)"
+			lock=()
+			[ "$lock_per_run" = yes ] && lock=(env -u OVC_LOAD_LOCKED)
+			"${lock[@]}" "$here/run.sh" -a "$a" -p constant -r "$r" \
+				-d "$dur" -w 3 "${nr[@]}" -o "$run" >/dev/null 2>"$run.log" ||
+				say "  run failed: $run.log"
+		done
 	done
 done
 "$here/sweep-table.sh" "$dir"
