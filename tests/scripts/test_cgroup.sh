@@ -10,17 +10,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-F=$(mktemp -d /tmp/ovc-test-cgroup.XXXXXX)
-trap 'rm -rf "$F"' EXIT
-# failures are counted in a file: most checks run in subshells
-: >"$F/fails"
-ok() { echo "test_cgroup: ok: $1"; }
-no() {
-	echo "test_cgroup: FAIL: $1"
-	echo "$1" >>"$F/fails"
-}
-# is WHAT GOT WANT
-is() { if [ "$2" = "$3" ]; then ok "$1"; else no "$1: got '$2', want '$3'"; fi; }
+. "$here/lib.sh"
 
 # mnt ID FSTYPE ROOT MOUNTPOINT SUPEROPTS: one mountinfo line
 mnt() { echo "$1 31 0:$1 $3 $4 rw,relatime - $2 $2 rw,$5"; }
@@ -154,9 +144,4 @@ done
 		ok "create fails without a controller"
 ) || no "none block"
 
-fails=$(wc -l <"$F/fails")
-if [ "$fails" -gt 0 ]; then
-	echo "test_cgroup: $fails FAILED"
-	exit 1
-fi
-echo "test_cgroup: all passed"
+t_done

@@ -8,15 +8,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
-F=$(mktemp -d /tmp/ovc-test-sweep.XXXXXX)
-trap 'rm -rf "$F"' EXIT
-: >"$F/fails"
-ok() { echo "test_sweep_table: ok: $1"; }
-no() {
-	echo "test_sweep_table: FAIL: $1"
-	echo "$1" >>"$F/fails"
-}
-is() { if [ "$2" = "$3" ]; then ok "$1"; else no "$1: got '$2', want '$3'"; fi; }
+. "$top/tests/scripts/lib.sh"
 
 cat >"$F/calibration.env" <<'C'
 RHO_M=300
@@ -69,6 +61,4 @@ if command -v gnuplot >/dev/null; then
 	BENCH_OUT=$F "$top/bench/plot-sweep.sh" "$F/sw" >/dev/null 2>&1 &&
 		[ -s "$F/sw/sweep.png" ] && ok "plot drawn" || no "plot drawn"
 fi
-n=$(wc -l <"$F/fails")
-echo "test_sweep_table: $n failed"
-[ "$n" -eq 0 ]
+t_done
