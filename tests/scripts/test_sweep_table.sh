@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bench/sweep-table.sh and bench/plot-sweep.sh on fabricated runs (no
-# load, no root): one row per run with its repeat number and module digest,
+# bench/sweep-table.sh, sweep-headline.sh and plot-sweep.sh on fabricated
+# runs (no load, no root): one row per run with its repeat number and module digest,
 # per point the number of runs and the median, min and max of g and
 # g_timely (odd and even counts), g_opt for both betas, a point whose
-# figure is missing ("-") in some runs, and the plot drawn.
+# figure is missing ("-") in some runs, the headline table and the plot.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -57,6 +57,12 @@ got=$(col "$F/sw/sweep.csv" occ 4 g_opt_ovc)
 is "g_opt for ovc's beta" "$got" "$want"
 grep -q '| occ | 4 | 3 | 1.10 \[0.90, 1.30\] | 1.00 \[0.80, 1.20\]' "$F/sw/sweep.md" &&
 	ok "table: median [min, max]" || no "table: median [min, max]"
+h=$("$top/bench/sweep-headline.sh" "$F/sw" occ none)
+grep -q '^| 0.5x | 0.50 \[0.50-0.50\] (40 ms) | - |$' <<<"$h" &&
+	ok "headline: a load an arm lacks" || no "headline: a load an arm lacks: $h"
+grep -q '^| 4x | 1.00 \[0.80-1.20\] (40 ms) | 0.20 \[0.10-0.30\] (40 ms) |$' <<<"$h" &&
+	ok "headline: median [min-max] (p50)" || no "headline: median [min-max] (p50): $h"
+is "headline: loads ascending" "$(grep -o '^| [0-9.]*x' <<<"$h" | tr -d '| ' | tr '\n' ' ')" "0.5x 4x "
 if command -v gnuplot >/dev/null; then
 	BENCH_OUT=$F "$top/bench/plot-sweep.sh" "$F/sw" >/dev/null 2>&1 &&
 		[ -s "$F/sw/sweep.png" ] && ok "plot drawn" || no "plot drawn"
