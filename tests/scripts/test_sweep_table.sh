@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/sweep-table.sh, sweep-headline.sh and plot-sweep.sh on fabricated
-# runs (no load, no root): one row per run with its repeat number and module digest,
-# per point the number of runs and the median, min and max of g and
-# g_timely (odd and even counts), g_opt for both betas, a point whose
-# figure is missing ("-") in some runs, the headline table and the plot.
+# runs (no load, no root): one row per run with its repeat number and
+# module digest, per point the number of runs and the median, min and max
+# of g and g_timely (odd and even counts), g_opt for both betas, a point
+# whose figure is missing ("-") in some runs, the headline table and the
+# plot.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
