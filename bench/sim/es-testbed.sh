@@ -10,9 +10,10 @@
 #         INVITE transmissions that are retransmissions, UAC side);
 #   ciae: time average of |proxy_cpu - C_T| / (1 - C_T), per second;
 #   g:    mean goodput_cps / rho_M.
-# bench/run.sh takes at most 3 -P parameters: tune 3 at a time, e.g.
+# bench/run.sh takes up to 8 -P parameters (configs/ovc-proxy.cfg's
+# OVC_PARAM1..8), e.g. pi's four gains:
 #   ovc-es-tune --testbed bench/sim/es-testbed.sh \
-#       --names pi.kpc,pi.kic,pi.kpq --init 3.5,10.3,19.2 --iters 20 --tf 60
+#       --names pi.kpc,pi.kic,pi.kpq,pi.kiq --init ... --iters 20 --tf 60
 # The testbed must be up (bench/testbed.sh). Untested without it.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,8 +28,8 @@ for p in $OVC_ES_PARAMS; do
 	args+=(-P "$p")
 	n=$((n + 1))
 done
-if [ "$n" -gt 3 ]; then
-	echo "es-testbed: bench/run.sh takes at most 3 parameters" >&2
+if [ "$n" -gt 8 ]; then
+	echo "es-testbed: bench/run.sh takes at most 8 parameters" >&2
 	exit 1
 fi
 "$here/run.sh" "${args[@]}" >&2
