@@ -7,6 +7,24 @@
  * a probe sequence only ever grows. Two creators of one key walk the same
  * sequence; at the first slot either claims, the other finds it claimed
  * (state 1), waits for it to be ready and compares keys: both get it.
+ *
+ * A feedback in force is two words. fb, ovc_nh_pack(oc-seq, reduction),
+ * orders the feedbacks: one CAS takes a newer one, so of two processes
+ * taking feedbacks of one next hop at once the newer always wins, and an
+ * older one can no more be stored over it. force, what the readers
+ * apply, holds the reduction with its expiry and a generation:
+ *
+ *   bits 63..23  expiry, ms of the monotonic clock (FORCE_EXP_NEVER: none)
+ *   bits 22..16  reduction, percent
+ *   bits 15..0   generation, + 1 at each store (a CAS that read the
+ *                word fails after any store but the 65536th)
+ *
+ * so that one atomic read gives a reduction with its own validity. The
+ * process that took fb installs its force by CAS, and keeps trying for as
+ * long as fb is still its own; one whose fb was overtaken stops (the newer
+ * one installs its own). A CAS of an overtaken process that lands first is
+ * overwritten by the owner's, one that comes later fails (the generation
+ * moved), so force always ends as the newest fb's.
  */
 #include <limits.h>
 #include <sched.h>
@@ -28,6 +46,16 @@
 #define NH_SPIN 1024
 #define NH_YIELDS 100000
 
+#define FORCE_GEN_BITS 16
+#define FORCE_RED_SHIFT FORCE_GEN_BITS
+#define FORCE_EXP_SHIFT (FORCE_RED_SHIFT + OVC_NH_RED_BITS)
+#define FORCE_EXP_NEVER (UINT64_MAX >> FORCE_EXP_SHIFT) /* 69 years */
+#define FORCE_GEN_MASK ((UINT64_C(1) << FORCE_GEN_BITS) - 1)
+#define FORCE_RED_MASK ((UINT64_C(1) << OVC_NH_RED_BITS) - 1)
+
+/* ovc_nh_view()'s rereads while a feedback is being installed */
+#define NH_VIEW_TRIES 64
+
 _Static_assert((OVC_NH_MAX & NH_MASK) == 0, "OVC_NH_MAX: a power of two");
 
 /* FNV-1a, 64 bits. */
@@ -48,11 +76,48 @@ uint64_t ovc_nh_key_hash(const char *key, size_t len)
 	return nh_hash(key, len);
 }
 
+uint64_t ovc_nh_announce_next(
+		uint64_t cur, uint64_t seq_now, unsigned reduction)
+{
+	uint64_t prev = ovc_nh_packed_seq(cur);
+	uint64_t seq = seq_now > prev ? seq_now : prev + 1;
+
+	if(seq > OVC_NH_SEQ_MAX)
+		seq = OVC_NH_SEQ_MAX; /* 45,000 years past 1970 */
+	return ovc_nh_pack(seq, reduction > 100 ? 100 : reduction);
+}
+
+static uint64_t force_pack(uint64_t exp_ms, unsigned red, uint64_t gen)
+{
+	return exp_ms << FORCE_EXP_SHIFT | (uint64_t)red << FORCE_RED_SHIFT
+		   | (gen & FORCE_GEN_MASK);
+}
+
+static uint64_t force_exp(uint64_t f)
+{
+	return f >> FORCE_EXP_SHIFT;
+}
+
+static unsigned force_red(uint64_t f)
+{
+	return (unsigned)(f >> FORCE_RED_SHIFT & FORCE_RED_MASK);
+}
+
+/* Does force word f still apply at now? */
+static int force_live(uint64_t f, ovc_time_ns now)
+{
+	uint64_t exp = force_exp(f);
+
+	if(exp == FORCE_EXP_NEVER)
+		return 1;
+	/* exp < 2^41: exp * 10^6 fits */
+	return now < (int64_t)exp * OVC_NS_PER_MS;
+}
+
 static void nh_clear(struct ovc_nexthop *h)
 {
-	atomic_init(&h->seq, 0);
-	atomic_init(&h->reduction, 0);
-	atomic_init(&h->expires_ns, 0);
+	atomic_init(&h->fb, 0);
+	atomic_init(&h->force, 0);
 	atomic_init(&h->heard_ns, 0);
 	atomic_init(&h->feedbacks, 0);
 	atomic_init(&h->passed, 0);
@@ -141,55 +206,84 @@ struct ovc_nexthop *ovc_nh_get(
 	return NULL;
 }
 
-/* expires_ns for a value heard at now that holds validity_ms (< 0:
- * absent), saturated. */
-static int64_t nh_expiry(ovc_time_ns now, int64_t validity_ms)
+/* The expiry (force word) of a value heard at now that holds
+ * validity_ms (< 0: absent), ms, rounded down, saturated at
+ * FORCE_EXP_NEVER. */
+static uint64_t nh_expiry_ms(ovc_time_ns now, int64_t validity_ms)
 {
+	uint64_t base = now > 0 ? (uint64_t)(now / OVC_NS_PER_MS) : 0;
+
 	if(validity_ms < 0)
 		validity_ms = OVC_OC_VALIDITY_DEFAULT_MS;
-	if(validity_ms > (INT64_MAX - (now > 0 ? now : 0)) / OVC_NS_PER_MS)
-		return INT64_MAX;
-	return now + validity_ms * OVC_NS_PER_MS;
+	if(base >= FORCE_EXP_NEVER
+			|| (uint64_t)validity_ms >= FORCE_EXP_NEVER - base)
+		return FORCE_EXP_NEVER;
+	return base + (uint64_t)validity_ms;
+}
+
+/* Is a feedback of oc-seq seq newer than the one in force, of cur? */
+static int nh_newer(uint64_t seq, uint64_t cur)
+{
+	return seq > cur || (seq == 0 && cur == 0);
+}
+
+/* Keeps heard_ns at the latest of the feedbacks taken. */
+static void nh_heard(struct ovc_nexthop *h, ovc_time_ns now)
+{
+	int64_t cur = atomic_load_explicit(&h->heard_ns, memory_order_relaxed);
+
+	while(now > cur
+			&& !atomic_compare_exchange_weak_explicit(&h->heard_ns, &cur, now,
+					memory_order_relaxed, memory_order_relaxed))
+		;
 }
 
 int ovc_nh_feedback(
 		struct ovc_nexthop *h, const struct ovc_oc_via *oc, ovc_time_ns now)
 {
-	uint64_t cur;
+	uint64_t cur, mine, f, exp;
+	unsigned red;
 
-	if(h == NULL || oc == NULL || oc->value < 0 || oc->value > 100)
+	if(h == NULL || oc == NULL || oc->value < 0 || oc->value > 100
+			|| oc->seq > OVC_NH_SEQ_MAX)
 		return 0;
 	if(oc->algos != 0 && !(oc->algos & OVC_OC_ALGO_LOSS))
 		return 0;
-	/* take oc->seq when it is newer: larger, or both absent */
-	cur = atomic_load_explicit(&h->seq, memory_order_relaxed);
+	red = (unsigned)oc->value;
+	/* take the order: oc->seq with its reduction, when it is newer */
+	mine = ovc_nh_pack(oc->seq, red);
+	cur = atomic_load_explicit(&h->fb, memory_order_acquire);
 	do {
-		if(!(oc->seq > cur || (oc->seq == 0 && cur == 0)))
+		if(!nh_newer(oc->seq, ovc_nh_packed_seq(cur)))
 			return 0;
-	} while(!atomic_compare_exchange_weak_explicit(&h->seq, &cur, oc->seq,
-			memory_order_acq_rel, memory_order_relaxed));
-	/* the acceptor first: an admit that sees the new value in force
-	 * applies its fraction */
-	ovc_acceptor_set(&h->acc, 1.0 - (double)oc->value / 100.0);
-	atomic_store_explicit(
-			&h->reduction, (uint32_t)oc->value, memory_order_relaxed);
-	atomic_store_explicit(&h->expires_ns, nh_expiry(now, oc->validity_ms),
-			memory_order_release);
-	atomic_store_explicit(&h->heard_ns, now, memory_order_relaxed);
+	} while(!atomic_compare_exchange_weak_explicit(
+			&h->fb, &cur, mine, memory_order_acq_rel, memory_order_acquire));
+	/* install its force while fb is still this feedback's */
+	exp = nh_expiry_ms(now, oc->validity_ms);
+	f = atomic_load_explicit(&h->force, memory_order_acquire);
+	while(atomic_load_explicit(&h->fb, memory_order_acquire) == mine) {
+		if(atomic_compare_exchange_weak_explicit(&h->force, &f,
+				   force_pack(exp, red, f + 1), memory_order_acq_rel,
+				   memory_order_acquire)) {
+			/* the acceptor's fraction follows (ovc_nh_admit() puts it
+			 * back in step when an overtaken feedback set it last) */
+			ovc_acceptor_set(&h->acc, 1.0 - (double)red / 100.0);
+			break;
+		}
+	}
+	nh_heard(h, now);
 	atomic_fetch_add_explicit(&h->feedbacks, 1, memory_order_relaxed);
 	return 1;
 }
 
-/* Next hop h's reduction in force at now, percent (0 when none). */
+/* Next hop h's reduction in force at now, percent (0 when none): one read
+ * of its force word. */
 static uint32_t nh_in_force(const struct ovc_nexthop *h, ovc_time_ns now)
 {
 	struct ovc_nexthop *m = (struct ovc_nexthop *)h;
-	int64_t exp;
+	uint64_t f = atomic_load_explicit(&m->force, memory_order_acquire);
 
-	exp = atomic_load_explicit(&m->expires_ns, memory_order_acquire);
-	if(now >= exp)
-		return 0;
-	return atomic_load_explicit(&m->reduction, memory_order_relaxed);
+	return force_live(f, now) ? force_red(f) : 0;
 }
 
 double ovc_nh_reduction(const struct ovc_nexthop *h, ovc_time_ns now)
@@ -199,17 +293,67 @@ double ovc_nh_reduction(const struct ovc_nexthop *h, ovc_time_ns now)
 	return (double)nh_in_force(h, now) / 100.0;
 }
 
+/* Puts next hop h's acceptor at the fraction of reduction red (percent)
+ * unless it is there: a feedback overtaken between installing its force
+ * and setting the acceptor may have left its own. */
+static void nh_acc_follow(struct ovc_nexthop *h, uint32_t red)
+{
+	double f = 1.0 - (double)red / 100.0;
+	struct ovc_acceptor want;
+
+	ovc_acceptor_init(&want, f); /* the fixed point set() would store */
+	if(ovc_acceptor_get(&h->acc) != ovc_acceptor_get(&want))
+		ovc_acceptor_set(&h->acc, f);
+}
+
 int ovc_nh_admit(struct ovc_nexthop *h, ovc_time_ns now)
 {
+	uint32_t red;
 	int ok = 1;
 
 	if(h == NULL)
 		return 1;
-	if(nh_in_force(h, now) > 0)
+	red = nh_in_force(h, now);
+	if(red > 0) {
+		nh_acc_follow(h, red);
 		ok = ovc_acceptor_take(&h->acc);
+	}
 	atomic_fetch_add_explicit(
 			ok ? &h->passed : &h->refused, 1, memory_order_relaxed);
 	return ok;
+}
+
+void ovc_nh_view(
+		const struct ovc_nexthop *h, ovc_time_ns now, struct ovc_nh_view *v)
+{
+	struct ovc_nexthop *m = (struct ovc_nexthop *)h;
+	uint64_t w, w2, f, exp;
+	unsigned i;
+
+	v->seq = 0;
+	v->reduction = 0;
+	v->left_ms = 0;
+	if(h == NULL)
+		return;
+	/* fb, then its force: reread while they disagree (a feedback being
+	 * installed), a few times */
+	for(i = 0;; i++) {
+		w = atomic_load_explicit(&m->fb, memory_order_acquire);
+		f = atomic_load_explicit(&m->force, memory_order_acquire);
+		w2 = atomic_load_explicit(&m->fb, memory_order_acquire);
+		if(i + 1 >= NH_VIEW_TRIES
+				|| (w == w2 && ovc_nh_packed_reduction(w) == force_red(f)))
+			break;
+	}
+	v->seq = ovc_nh_packed_seq(w);
+	if(!force_live(f, now))
+		return;
+	v->reduction = force_red(f);
+	exp = force_exp(f);
+	if(exp == FORCE_EXP_NEVER)
+		v->left_ms = INT64_MAX;
+	else
+		v->left_ms = ((int64_t)exp * OVC_NS_PER_MS - now) / OVC_NS_PER_MS;
 }
 
 /* Entry i when it is ready (acquire), else NULL. */
@@ -255,6 +399,24 @@ void ovc_nh_second(struct ovc_nh_table *t)
 		m = atomic_load_explicit(&e->refused_mark, memory_order_relaxed);
 		atomic_store_explicit(&e->refused_1s, r - m, memory_order_relaxed);
 		atomic_store_explicit(&e->refused_mark, r, memory_order_relaxed);
+	}
+}
+
+void ovc_nh_reset_counts(struct ovc_nh_table *t)
+{
+	struct ovc_nexthop *e;
+	unsigned i;
+
+	if(t == NULL)
+		return;
+	for(i = 0; i < OVC_NH_MAX; i++) {
+		if((e = nh_ready(t, i)) == NULL)
+			continue;
+		atomic_store_explicit(&e->passed, 0, memory_order_relaxed);
+		atomic_store_explicit(&e->refused, 0, memory_order_relaxed);
+		atomic_store_explicit(&e->refused_mark, 0, memory_order_relaxed);
+		atomic_store_explicit(&e->refused_1s, 0, memory_order_relaxed);
+		atomic_store_explicit(&e->feedbacks, 0, memory_order_relaxed);
 	}
 }
 

@@ -9,7 +9,11 @@
  * found without a lock (an atomic state per entry, probing from a hash),
  * and every field a process may change is an atomic, so that no hot path
  * takes a lock. Feedback is taken in oc-seq order: a value older than
- * the one in force is ignored.
+ * the one in force is ignored. A feedback's oc-seq and reduction are one
+ * 64-bit word (ovc_nh_pack()), its reduction and expiry another, each
+ * changed by one CAS: two processes taking two feedbacks of one next hop
+ * at once leave the newer one in force, and a reader never pairs one
+ * feedback's reduction with another's validity.
  */
 #ifndef OVC_NEXTHOP_H
 #define OVC_NEXTHOP_H
@@ -25,20 +29,60 @@
 #define OVC_NH_MAX 256	  /* next hops remembered (power of two) */
 #define OVC_NH_KEY_MAX 64 /* longest key, bytes, terminator included */
 
+/* An oc-seq and a reduction (percent, 0-100) in one 64-bit word, so that
+ * they are stored and read together: seq << OVC_NH_RED_BITS | reduction.
+ * Every oc-seq RFC 7339 allows (12 digits of seconds, 5 decimals) fits. */
+#define OVC_NH_RED_BITS 7
+#define OVC_NH_SEQ_MAX (UINT64_MAX >> OVC_NH_RED_BITS)
+
+_Static_assert(
+		UINT64_C(999999999999) * OVC_OC_SEQ_FRAC + 99999 <= OVC_NH_SEQ_MAX,
+		"a 12-digit oc-seq fits beside the reduction");
+
+/* The word of oc-seq seq (at most OVC_NH_SEQ_MAX) and reduction
+ * (percent, 0-100). */
+static inline uint64_t ovc_nh_pack(uint64_t seq, unsigned reduction)
+{
+	return seq << OVC_NH_RED_BITS
+		   | (uint64_t)(reduction & ((1u << OVC_NH_RED_BITS) - 1));
+}
+
+/* The oc-seq of word w (ovc_nh_pack()). */
+static inline uint64_t ovc_nh_packed_seq(uint64_t w)
+{
+	return w >> OVC_NH_RED_BITS;
+}
+
+/* The reduction of word w, percent. */
+static inline unsigned ovc_nh_packed_reduction(uint64_t w)
+{
+	return (unsigned)(w & ((1u << OVC_NH_RED_BITS) - 1));
+}
+
+/* Server side: the word to announce after cur (ovc_nh_pack(); 0: none
+ * yet) when the clock's oc-seq is seq_now (ovc_oc_seq_from_ns()) and the
+ * reduction reduction (percent, 0-100): seq_now, or cur's oc-seq + 1
+ * when the clock did not move past it, so that every announcement has a
+ * new, larger oc-seq (clients refresh its validity). */
+uint64_t ovc_nh_announce_next(
+		uint64_t cur, uint64_t seq_now, unsigned reduction);
+
 /* One next hop. */
 struct ovc_nexthop
 {
-	_Atomic uint32_t state;		/* 0 free, 1 being claimed, 2 ready */
-	uint32_t key_len;			/* bytes of key (set before ready) */
-	char key[OVC_NH_KEY_MAX];	/* its address text, terminated */
-	uint64_t hash;				/* of key */
-	_Atomic uint64_t seq;		/* oc-seq of the value in force, 0: none */
-	_Atomic uint32_t reduction; /* its oc, percent, 0-100 */
-	_Atomic int64_t expires_ns; /* when that value lapses (monotonic) */
-	_Atomic int64_t heard_ns;	/* its last feedback (monotonic); 0: none */
-	_Atomic uint64_t feedbacks; /* feedback values taken */
-	_Atomic uint64_t passed;	/* requests ovc_nh_admit() let through */
-	_Atomic uint64_t refused;	/* requests it refused */
+	_Atomic uint32_t state;		   /* 0 free, 1 being claimed, 2 ready */
+	uint32_t key_len;			   /* bytes of key (set before ready) */
+	char key[OVC_NH_KEY_MAX];	   /* its address text, terminated */
+	uint64_t hash;				   /* of key */
+	_Atomic uint64_t fb;		   /* the feedback in force: ovc_nh_pack(
+									  oc-seq, reduction); 0: none */
+	_Atomic uint64_t force;		   /* what the readers apply: that
+									  feedback's reduction with its
+									  expiry (nexthop.c); 0: none */
+	_Atomic int64_t heard_ns;	   /* its last feedback (monotonic); 0: none */
+	_Atomic uint64_t feedbacks;	   /* feedback values taken */
+	_Atomic uint64_t passed;	   /* requests ovc_nh_admit() let through */
+	_Atomic uint64_t refused;	   /* requests it refused */
 	_Atomic uint64_t refused_mark; /* refused at the last second's end */
 	_Atomic uint64_t refused_1s;   /* refused in the last whole second */
 	struct ovc_acceptor acc;	   /* fraction 1 - reduction */
@@ -65,23 +109,41 @@ struct ovc_nexthop *ovc_nh_get(
 		struct ovc_nh_table *t, const char *key, size_t len, int create);
 
 /* Takes the feedback oc of next hop h (read from a response's top Via,
- * ovc_oc_read_top_via()) received at now (monotonic, ns): a loss value
- * (oc->value >= 0) newer than the one in force (a larger oc-seq, or any
- * when neither has one) becomes the one in force for oc-validity ms
- * (OVC_OC_VALIDITY_DEFAULT_MS when absent; 0 ends it). Returns 1 when
- * taken, 0 when ignored (no value, an algorithm other than loss, or an
- * older sequence). */
-int ovc_nh_feedback(struct ovc_nexthop *h, const struct ovc_oc_via *oc,
-		ovc_time_ns now);
+ * ovc_oc_read_top_via()) received at now (monotonic, ns, >= 0): a loss
+ * value (oc->value >= 0) newer than the one in force (a larger oc-seq, or
+ * any when neither has one) becomes the one in force for oc-validity ms
+ * (OVC_OC_VALIDITY_DEFAULT_MS when absent; 0 ends it), to the ms, never
+ * longer. Returns 1 when taken, 0 when ignored (no value, an algorithm
+ * other than loss, an oc-seq over OVC_NH_SEQ_MAX, or an older sequence).
+ * Lock-free; of feedbacks taken at once by several processes the newest
+ * stays in force (without oc-seq: any one of them). */
+int ovc_nh_feedback(
+		struct ovc_nexthop *h, const struct ovc_oc_via *oc, ovc_time_ns now);
 
 /* Next hop h's reduction in force at now, fraction [0, 1]; 0 once its
- * validity lapsed. */
+ * validity lapsed. One atomic read. */
 double ovc_nh_reduction(const struct ovc_nexthop *h, ovc_time_ns now);
 
 /* One initial request for next hop h at now: 1 to send it, 0 to refuse
  * it (its acceptor at 1 - reduction; every request while no reduction is
  * in force). Counted in passed or refused. Lock-free. */
 int ovc_nh_admit(struct ovc_nexthop *h, ovc_time_ns now);
+
+/* Next hop h's feedback as listed (RPC). */
+struct ovc_nh_view
+{
+	uint64_t seq;		/* oc-seq of the feedback in force; 0: none, or
+						   it had none */
+	unsigned reduction; /* percent in force at now; 0 once lapsed */
+	int64_t left_ms;	/* its validity left at now, ms; 0 once lapsed,
+						   INT64_MAX when it never lapses */
+};
+
+/* Next hop h's feedback at now into *v: the reduction with its own
+ * validity; the oc-seq is the one in force, which for the instant a newer
+ * feedback is being taken can lead them. */
+void ovc_nh_view(
+		const struct ovc_nexthop *h, ovc_time_ns now, struct ovc_nh_view *v);
 
 /* The largest reduction in force at now among the next hops, fraction
  * [0, 1] (end-to-end: what the path asks of the requests entering it). */
@@ -90,6 +152,10 @@ double ovc_nh_max_reduction(const struct ovc_nh_table *t, ovc_time_ns now);
 /* Closes a second (ticker): each next hop's refused_1s becomes what it
  * refused since the last call. */
 void ovc_nh_second(struct ovc_nh_table *t);
+
+/* Zeroes every next hop's counts (passed, refused, refused_1s and its
+ * mark, feedbacks; ovc.reset); what they said stays in force. */
+void ovc_nh_reset_counts(struct ovc_nh_table *t);
 
 /* Entries claimed, and the i-th ready one (NULL when i is past them or
  * it is still being claimed), for listing. */

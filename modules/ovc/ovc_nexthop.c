@@ -154,11 +154,10 @@ int ovc_dst_admit(struct sip_msg *msg, str *uri)
 	return 1;
 }
 
-/* The reduction announced upstream now, percent: this server's own, and
- * end to end the largest of its next hops' too. */
-static unsigned announced(int mode)
+/* The reduction announced upstream now, percent: this server's own, r,
+ * and end to end the largest of its next hops' too. */
+static unsigned announced(int mode, unsigned r)
 {
-	unsigned r = atomic_load_explicit(&ovc_net->announce, memory_order_relaxed);
 
 	if(mode == OVC_NET_E2E) {
 		double d = 100.0 * ovc_nh_max_reduction(&ovc_net->nh, ovc_now_ns());
@@ -231,9 +230,12 @@ static int net_out(sr_event_param_t *evp)
 	if(nb == NULL)
 		return 0; /* sent as it was */
 	if(reply) {
-		fb.reduction = announced(mode);
+		/* the pair the ticker stored, in one read */
+		uint64_t w = atomic_load_explicit(&ovc_net->oc, memory_order_relaxed);
+
+		fb.reduction = announced(mode, ovc_nh_packed_reduction(w));
 		fb.validity_ms = OVC_NET_VALIDITY_MS;
-		fb.seq = atomic_load_explicit(&ovc_net->seq, memory_order_relaxed);
+		fb.seq = ovc_nh_packed_seq(w);
 		n = ovc_oc_feedback(b->s, (size_t)b->len, &fb, nb, size - 1);
 	} else {
 		n = ovc_oc_announce(b->s, (size_t)b->len, nb, size - 1);
@@ -263,11 +265,14 @@ static int64_t realtime_ns(void)
 void ovc_net_publish(void)
 {
 	uint64_t seq = ovc_oc_seq_from_ns(realtime_ns());
-	uint64_t prev = atomic_load(&ovc_net->seq);
+	unsigned red = ovc_ocloop_publish(&ovc_net->loop);
+	uint64_t cur = atomic_load(&ovc_net->oc);
 
-	atomic_store(&ovc_net->announce, ovc_ocloop_publish(&ovc_net->loop));
-	/* a new sequence each time, so that clients refresh its validity */
-	atomic_store(&ovc_net->seq, seq > prev ? seq : prev + 1);
+	/* a new sequence each time, so that clients refresh its validity,
+	 * stored with its reduction: a response carries one announcement */
+	while(!atomic_compare_exchange_weak(
+			&ovc_net->oc, &cur, ovc_nh_announce_next(cur, seq, red)))
+		;
 }
 
 int ovc_net_init(void)

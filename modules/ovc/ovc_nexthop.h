@@ -26,19 +26,20 @@
 /* The network state, in shared memory. */
 struct ovc_net
 {
-	_Atomic int mode;		   /* enum ovc_network in force */
-	int hooked;				   /* the message hooks are registered */
-	_Atomic int offering;	   /* 1 once the script used ovc_dst_admit():
-								  requests sent offer "oc" */
-	_Atomic uint32_t announce; /* reduction announced upstream, percent */
-	_Atomic uint64_t seq;	   /* its oc-seq */
-	ovc_atomic_double exact;   /* the loop's exact reduction, percent */
-	ovc_atomic_double a;	   /* the share it asks of its clients */
-	_Atomic int engaged;	   /* the loop is engaged */
-	struct ovc_ocloop loop;	   /* the server's loop (ticker only) */
-	uint64_t last_offered;	   /* INVITE totals at the last second's end */
-	uint64_t last_admitted;	   /* (ticker only) */
-	struct ovc_nh_table nh;	   /* the next hops */
+	_Atomic int mode;		 /* enum ovc_network in force */
+	int hooked;				 /* the message hooks are registered */
+	_Atomic int offering;	 /* 1 once the script used ovc_dst_admit():
+								requests sent offer "oc" */
+	_Atomic uint64_t oc;	 /* announced upstream: ovc_nh_pack(oc-seq,
+								reduction percent), one word so that a
+								response carries a pair; 0: none yet */
+	ovc_atomic_double exact; /* the loop's exact reduction, percent */
+	ovc_atomic_double a;	 /* the share it asks of its clients */
+	_Atomic int engaged;	 /* the loop is engaged */
+	struct ovc_ocloop loop;	 /* the server's loop (ticker only) */
+	uint64_t last_offered;	 /* INVITE totals at the last second's end */
+	uint64_t last_admitted;	 /* (ticker only) */
+	struct ovc_nh_table nh;	 /* the next hops */
 };
 
 extern struct ovc_net *ovc_net;
@@ -60,7 +61,7 @@ int ovc_net_init(void);
 void ovc_net_destroy(void);
 
 /* Ticker, each receive-queue sample: the next reduction to announce and
- * a new oc-seq for it. */
+ * a new oc-seq for it, stored together (ovc_net->oc). */
 void ovc_net_publish(void);
 
 /* ovc.set network_mode: 0, or -1 with a reason in err (len bytes) when

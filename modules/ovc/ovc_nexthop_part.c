@@ -7,6 +7,8 @@
  * columns of the per-second row, the "network" block of ovc.stats and
  * the RPC ovc.dst.
  */
+#include <limits.h>
+
 #include "core/dprint.h"
 #include "core/locking.h"
 
@@ -51,8 +53,8 @@ static void net_second_end(
 				target);
 	n->last_offered = off;
 	n->last_admitted = adm;
-	a = ovc_ocloop_second(&n->loop, x, ovc_overloaded(),
-			ovc_dload(&ovc->cpu_1s), target);
+	a = ovc_ocloop_second(
+			&n->loop, x, ovc_overloaded(), ovc_dload(&ovc->cpu_1s), target);
 	ovc_dstore(&n->a, a);
 	ovc_dstore(&n->exact, ovc_ocloop_exact(&n->loop));
 	atomic_store(&n->engaged, n->loop.engaged);
@@ -64,6 +66,7 @@ static void net_second_end(
 /* ovc.stats "network". */
 static void net_stats(rpc_t *rpc, void *ctx, void *th)
 {
+	uint64_t oc = atomic_load(&ovc_net->oc);
 	void *h;
 
 	if(rpc->struct_add(th, "{", "network", &h) < 0)
@@ -72,28 +75,17 @@ static void net_stats(rpc_t *rpc, void *ctx, void *th)
 			ovc_net->hooked, "offering", atomic_load(&ovc_net->offering),
 			"reduction_exact", ovc_dload(&ovc_net->exact), "share_asked",
 			ovc_dload(&ovc_net->a), "announced",
-			(int)atomic_load(&ovc_net->announce), "engaged",
+			(int)ovc_nh_packed_reduction(oc), "engaged",
 			atomic_load(&ovc_net->engaged), "next_hops",
 			(unsigned long long)ovc_nh_count(&ovc_net->nh), "oc_seq",
-			(unsigned long long)atomic_load(&ovc_net->seq));
+			(unsigned long long)ovc_nh_packed_seq(oc));
 }
 
 /* ovc.reset: the next hops' counts. */
 static void net_reset(void)
 {
-	unsigned i;
-
-	if(ovc_net == NULL)
-		return;
-	for(i = 0; i < ovc_nh_count(&ovc_net->nh); i++) {
-		struct ovc_nexthop *h = &ovc_net->nh.hop[i];
-
-		atomic_store(&h->passed, 0);
-		atomic_store(&h->refused, 0);
-		atomic_store(&h->refused_mark, 0);
-		atomic_store(&h->refused_1s, 0);
-		atomic_store(&h->feedbacks, 0);
-	}
+	if(ovc_net != NULL)
+		ovc_nh_reset_counts(&ovc_net->nh);
 }
 
 const char *ovc_rpc_dst_doc[2] = {
@@ -110,24 +102,25 @@ void ovc_rpc_dst(rpc_t *rpc, void *ctx)
 
 	for(i = 0; ovc_net != NULL && i < ovc_nh_count(&ovc_net->nh); i++) {
 		const struct ovc_nexthop *h = ovc_nh_at(&ovc_net->nh, i);
+		struct ovc_nh_view v;
 		int64_t left;
 		void *th;
 
 		if(h == NULL)
 			continue;
-		left = (atomic_load(&h->expires_ns) - now) / OVC_NS_PER_MS;
-		if(ovc_nh_reduction(h, now) <= 0 || left < 0)
-			left = 0;
-		ovc_oc_seq_print(atomic_load(&h->seq), seq, sizeof(seq));
+		ovc_nh_view(h, now, &v);
+		left = v.reduction > 0 ? v.left_ms : 0;
+		if(left > INT_MAX)
+			left = INT_MAX;
+		ovc_oc_seq_print(v.seq, seq, sizeof(seq));
 		if(rpc->add(ctx, "{", &th) < 0)
 			return;
 		rpc->struct_add(th, "sfdsJJJJ", "hop", h->key, "reduction",
-				100.0 * ovc_nh_reduction(h, now), "validity_ms", (int)left,
-				"seq", seq, "feedbacks",
-				(unsigned long long)atomic_load(&h->feedbacks), "passed",
-				(unsigned long long)atomic_load(&h->passed), "refused",
-				(unsigned long long)atomic_load(&h->refused), "refused_1s",
-				(unsigned long long)atomic_load(&h->refused_1s));
+				(double)v.reduction, "validity_ms", (int)left, "seq", seq,
+				"feedbacks", (unsigned long long)atomic_load(&h->feedbacks),
+				"passed", (unsigned long long)atomic_load(&h->passed),
+				"refused", (unsigned long long)atomic_load(&h->refused),
+				"refused_1s", (unsigned long long)atomic_load(&h->refused_1s));
 	}
 }
 

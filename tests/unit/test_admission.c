@@ -582,6 +582,7 @@ START_TEST(test_next_hop)
 	struct ovc_sip_scan sc, sc2;
 	struct ovc_adm_req r, r2;
 	struct ovc_nexthop *h, *h2;
+	struct ovc_oc_via oc;
 	int i, passed = 0;
 
 	ovc_nh_init(&t);
@@ -619,8 +620,15 @@ START_TEST(test_next_hop)
 	ovc_adm_next_hop(&st, &cfg, &r, fbh(h2), 0, &v);
 	ck_assert_int_eq(v.act, OVC_ADM_REJECT);
 	ck_assert_uint_ne(v.key, 0);
-	ovc_nh_get(&t, "udp:192.0.2.8:5060", 18, 0)->reduction = 0;
-	ovc_acceptor_set(&h2->acc, 1.0);
+	/* h2 now asks for nothing (a newer feedback) */
+	ovc_oc_via_clear(&oc);
+	oc.oc = 1;
+	oc.value = 0;
+	oc.algos = OVC_OC_ALGO_LOSS;
+	oc.validity_ms = 1000;
+	oc.seq = 8 * OVC_OC_SEQ_FRAC;
+	ck_assert_int_eq(ovc_nh_feedback(h2, &oc, 0), 1);
+	ck_assert_double_eq(ovc_nh_reduction(h2, 0), 0.0);
 	ovc_adm_next_hop(&st, &cfg, &r, fbh(h2), 0, &v);
 	ck_assert_int_eq(v.act, OVC_ADM_REJECT); /* remembered */
 	ovc_adm_next_hop(&st, &cfg, &r, fbh(h), 0, &v);

@@ -2,8 +2,10 @@
 /*
  * ovc unit tests - src/nexthop.c: entries found and claimed once per key,
  * the table's limits, feedback taken in oc-seq order for its validity,
- * the acceptor's exact share, the per-second refusals, and threads
- * creating and admitting at once.
+ * the acceptor's exact share, the per-second refusals, the packed
+ * (oc-seq, reduction) word and the server's announcements, the listing
+ * view, and threads creating and admitting at once, and taking feedback
+ * while others read it.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -73,7 +75,7 @@ START_TEST(test_create_find)
 	/* a prefix is another key */
 	ck_assert_ptr_null(get(t, "udp:192.0.2.7:506", 0));
 	/* a fresh entry: nothing heard, nothing in force, everything passes */
-	ck_assert_uint_eq(atomic_load(&a->seq), 0);
+	ck_assert_uint_eq(ovc_nh_packed_seq(atomic_load(&a->fb)), 0);
 	ck_assert_int_eq(atomic_load(&a->heard_ns), 0);
 	ck_assert_double_eq(ovc_nh_reduction(a, T0), 0.0);
 	ck_assert_int_eq(ovc_nh_admit(a, T0), 1);
@@ -146,7 +148,7 @@ START_TEST(test_feedback_order)
 
 	ck_assert_int_eq(feed(h, 20, 1000, 500, now), 1);
 	ck_assert_double_eq_tol(ovc_nh_reduction(h, now), 0.20, 1e-12);
-	ck_assert_uint_eq(atomic_load(&h->seq), 500);
+	ck_assert_uint_eq(ovc_nh_packed_seq(atomic_load(&h->fb)), 500);
 	ck_assert_int_eq(atomic_load(&h->heard_ns), now);
 	/* older and equal sequences are ignored */
 	ck_assert_int_eq(feed(h, 50, 1000, 499, now + MS), 0);
@@ -196,7 +198,7 @@ START_TEST(test_feedback_ignored)
 	ck_assert_int_eq(ovc_nh_feedback(h, &oc, T0), 0);
 	ck_assert_int_eq(ovc_nh_feedback(h, NULL, T0), 0);
 	ck_assert_int_eq(ovc_nh_feedback(NULL, &oc, T0), 0);
-	ck_assert_uint_eq(atomic_load(&h->seq), 0);
+	ck_assert_uint_eq(ovc_nh_packed_seq(atomic_load(&h->fb)), 0);
 	ck_assert_uint_eq(atomic_load(&h->feedbacks), 0);
 	ck_assert_double_eq(ovc_nh_reduction(h, T0), 0.0);
 	/* oc-algo absent: loss, the mandatory one */
@@ -299,6 +301,339 @@ START_TEST(test_second)
 	ovc_nh_second(t);
 	ck_assert_uint_eq(atomic_load(&h->refused_1s), 0);
 	ck_assert_uint_eq(atomic_load(&h->refused), 42);
+	free(t);
+}
+END_TEST
+
+/* oc-seq and reduction in one word, both ways, to the largest oc-seq. */
+START_TEST(test_pack)
+{
+	uint64_t big = UINT64_C(999999999999) * OVC_OC_SEQ_FRAC + 99999;
+	uint64_t w;
+	unsigned r;
+
+	ck_assert_uint_eq(ovc_nh_pack(0, 0), 0);
+	for(r = 0; r <= 100; r++) {
+		w = ovc_nh_pack(big, r);
+		ck_assert_uint_eq(ovc_nh_packed_seq(w), big);
+		ck_assert_uint_eq(ovc_nh_packed_reduction(w), r);
+		w = ovc_nh_pack(1282321615ULL * OVC_OC_SEQ_FRAC + 78200, r);
+		ck_assert_uint_eq(
+				ovc_nh_packed_seq(w), 1282321615ULL * OVC_OC_SEQ_FRAC + 78200);
+		ck_assert_uint_eq(ovc_nh_packed_reduction(w), r);
+	}
+	w = ovc_nh_pack(OVC_NH_SEQ_MAX, 100);
+	ck_assert_uint_eq(ovc_nh_packed_seq(w), OVC_NH_SEQ_MAX);
+	ck_assert_uint_eq(ovc_nh_packed_reduction(w), 100);
+	/* a larger seq orders the words the same way */
+	ck_assert(ovc_nh_pack(8, 0) > ovc_nh_pack(7, 100));
+}
+END_TEST
+
+/* The server's next announcement: the clock's oc-seq, or one past the
+ * last when the clock did not move past it; the reduction with it. */
+START_TEST(test_announce_next)
+{
+	uint64_t w;
+
+	w = ovc_nh_announce_next(0, 500, 30);
+	ck_assert_uint_eq(ovc_nh_packed_seq(w), 500);
+	ck_assert_uint_eq(ovc_nh_packed_reduction(w), 30);
+	w = ovc_nh_announce_next(w, 900, 45);
+	ck_assert_uint_eq(ovc_nh_packed_seq(w), 900);
+	ck_assert_uint_eq(ovc_nh_packed_reduction(w), 45);
+	/* the same instant, or a clock stepped back: still newer */
+	w = ovc_nh_announce_next(w, 900, 45);
+	ck_assert_uint_eq(ovc_nh_packed_seq(w), 901);
+	w = ovc_nh_announce_next(w, 100, 0);
+	ck_assert_uint_eq(ovc_nh_packed_seq(w), 902);
+	ck_assert_uint_eq(ovc_nh_packed_reduction(w), 0);
+	/* over 100 is 100 */
+	w = ovc_nh_announce_next(w, 1000, 130);
+	ck_assert_uint_eq(ovc_nh_packed_reduction(w), 100);
+	/* the end of the range stays there */
+	w = ovc_nh_announce_next(ovc_nh_pack(OVC_NH_SEQ_MAX, 3), 5, 4);
+	ck_assert_uint_eq(ovc_nh_packed_seq(w), OVC_NH_SEQ_MAX);
+	ck_assert_uint_eq(ovc_nh_packed_reduction(w), 4);
+}
+END_TEST
+
+/* An oc-seq past what the packed word holds is ignored, the largest one
+ * is taken; a newer feedback heard earlier (another process's clock read
+ * first) leaves heard_ns at the latest. */
+START_TEST(test_feedback_seq_range)
+{
+	struct ovc_nh_table *t = table_new();
+	struct ovc_nexthop *h = get(t, "a", 1);
+
+	ck_assert_int_eq(feed(h, 30, 1000, OVC_NH_SEQ_MAX + 1, T0), 0);
+	ck_assert_uint_eq(atomic_load(&h->fb), 0);
+	ck_assert_int_eq(feed(h, 30, 1000, 5, T0 + 10 * MS), 1);
+	ck_assert_int_eq(feed(h, 35, 1000, 6, T0 + 5 * MS), 1);
+	ck_assert_int_eq(atomic_load(&h->heard_ns), T0 + 10 * MS);
+	/* its validity from its own time */
+	ck_assert_double_eq_tol(
+			ovc_nh_reduction(h, T0 + 1005 * MS - 1), 0.35, 1e-12);
+	ck_assert_double_eq(ovc_nh_reduction(h, T0 + 1005 * MS), 0.0);
+	ck_assert_int_eq(feed(h, 40, 1000, OVC_NH_SEQ_MAX, T0), 1);
+	ck_assert_uint_eq(ovc_nh_packed_seq(atomic_load(&h->fb)), OVC_NH_SEQ_MAX);
+	ck_assert_uint_eq(ovc_nh_packed_reduction(atomic_load(&h->fb)), 40);
+	free(t);
+}
+END_TEST
+
+/* Validity to the ms, never longer: heard mid-millisecond, a value lapses
+ * at most 1 ms early. */
+START_TEST(test_validity_ms)
+{
+	struct ovc_nh_table *t = table_new();
+	struct ovc_nexthop *h = get(t, "a", 1);
+	ovc_time_ns at = T0 + MS / 2;
+
+	ck_assert_int_eq(feed(h, 25, 800, 1, at), 1);
+	ck_assert_double_eq_tol(
+			ovc_nh_reduction(h, T0 + 800 * MS - 1), 0.25, 1e-12);
+	ck_assert_double_eq(ovc_nh_reduction(h, T0 + 800 * MS), 0.0);
+	/* validity 0 mid-millisecond ends it at once too */
+	ck_assert_int_eq(feed(h, 25, 800, 2, at), 1);
+	ck_assert_int_eq(feed(h, 25, 0, 3, at + 1), 1);
+	ck_assert_double_eq(ovc_nh_reduction(h, at + 1), 0.0);
+	free(t);
+}
+END_TEST
+
+/* The listing view: oc-seq, the reduction with its validity left. */
+START_TEST(test_view)
+{
+	struct ovc_nh_table *t = table_new();
+	struct ovc_nexthop *h = get(t, "a", 1);
+	struct ovc_nh_view v;
+
+	ovc_nh_view(h, T0, &v);
+	ck_assert_uint_eq(v.seq, 0);
+	ck_assert_uint_eq(v.reduction, 0);
+	ck_assert_int_eq(v.left_ms, 0);
+	ck_assert_int_eq(feed(h, 20, 1500, 777, T0), 1);
+	ovc_nh_view(h, T0 + 500 * MS, &v);
+	ck_assert_uint_eq(v.seq, 777);
+	ck_assert_uint_eq(v.reduction, 20);
+	ck_assert_int_eq(v.left_ms, 1000);
+	ovc_nh_view(h, T0 + 1500 * MS, &v);
+	ck_assert_uint_eq(v.seq, 777);
+	ck_assert_uint_eq(v.reduction, 0);
+	ck_assert_int_eq(v.left_ms, 0);
+	ck_assert_int_eq(feed(h, 60, INT64_MAX, 778, T0), 1);
+	ovc_nh_view(h, INT64_MAX - 1, &v);
+	ck_assert_uint_eq(v.reduction, 60);
+	ck_assert_int_eq(v.left_ms, INT64_MAX);
+	ovc_nh_view(NULL, T0, &v);
+	ck_assert_uint_eq(v.seq, 0);
+	ck_assert_uint_eq(v.reduction, 0);
+	free(t);
+}
+END_TEST
+
+/* A feedback overtaken after installing its value may set the acceptor
+ * last: the admissions put it back at the reduction in force. */
+START_TEST(test_acceptor_follows)
+{
+	struct ovc_nh_table *t = table_new();
+	struct ovc_nexthop *h = get(t, "a", 1);
+	unsigned i, pass = 0;
+
+	ck_assert_int_eq(feed(h, 30, 10000, 2, T0), 1);
+	ovc_acceptor_set(&h->acc, 0.9); /* an older feedback's, late */
+	for(i = 0; i < 1000; i++)
+		pass += (unsigned)ovc_nh_admit(h, T0);
+	ck_assert_msg(pass >= 699 && pass <= 701, "%u passed", pass);
+	ck_assert_double_eq_tol(ovc_acceptor_get(&h->acc), 0.7, 1e-9);
+	free(t);
+}
+END_TEST
+
+/* ovc.reset's counts: every next hop's, wherever its entry sits; what
+ * they said stays in force. */
+START_TEST(test_reset_counts)
+{
+	struct ovc_nh_table *t = table_new();
+	struct ovc_nexthop *h[20];
+	char k[32];
+	unsigned i, j;
+
+	for(i = 0; i < 20; i++) {
+		snprintf(k, sizeof(k), "udp:192.0.2.%u:5060", i);
+		h[i] = get(t, k, 1);
+		ck_assert_int_eq(feed(h[i], 100, 60000, 1, T0), 1);
+		for(j = 0; j < 3; j++)
+			ovc_nh_admit(h[i], T0);
+	}
+	ovc_nh_second(t);
+	ovc_nh_reset_counts(t);
+	for(i = 0; i < 20; i++) {
+		ck_assert_uint_eq(atomic_load(&h[i]->passed), 0);
+		ck_assert_uint_eq(atomic_load(&h[i]->refused), 0);
+		ck_assert_uint_eq(atomic_load(&h[i]->refused_1s), 0);
+		ck_assert_uint_eq(atomic_load(&h[i]->refused_mark), 0);
+		ck_assert_uint_eq(atomic_load(&h[i]->feedbacks), 0);
+		ck_assert_double_eq_tol(ovc_nh_reduction(h[i], T0), 1.0, 1e-12);
+	}
+	ovc_nh_reset_counts(NULL);
+	free(t);
+}
+END_TEST
+
+/* Threads taking feedback of one next hop at once, oc-seqs interleaved
+ * and stale ones among them, while others read it: a reader only ever
+ * sees an oc-seq with its own reduction, a reduction with its own
+ * validity, and oc-seqs that never go back; after each round (the
+ * writers released together by a barrier) the newest feedback is in
+ * force, whole. Feedback s: reduction 1 + s % 100, validity
+ * 1000 + 7 * reduction ms, all heard at T0 and read at T0. */
+#define FB_WRITERS 3
+#define FB_READERS 2
+#define FB_ROUNDS 1000
+#define FB_PER_ROUND 100 /* feedbacks per writer and round */
+
+struct fbmt
+{
+	struct ovc_nexthop *h;
+	pthread_barrier_t round;
+	_Atomic int writing;
+	unsigned taken[FB_WRITERS];
+	unsigned bad_final; /* rounds that ended without the newest whole */
+	unsigned bad_pair[FB_READERS];
+	unsigned bad_validity[FB_READERS];
+	unsigned back[FB_READERS];
+	unsigned reads[FB_READERS];
+};
+
+struct fbmt_arg
+{
+	struct fbmt *m;
+	unsigned id;
+};
+
+static unsigned fb_red(uint64_t s)
+{
+	return 1 + (unsigned)(s % 100);
+}
+
+static int64_t fb_validity(uint64_t s)
+{
+	return 1000 + 7 * (int64_t)fb_red(s);
+}
+
+/* Is the feedback of oc-seq s in force in h, whole? */
+static int fb_whole(struct ovc_nexthop *h, uint64_t s)
+{
+	struct ovc_nh_view v;
+
+	ovc_nh_view(h, T0, &v);
+	return v.seq == s && v.reduction == fb_red(s) && v.left_ms == fb_validity(s)
+		   && ovc_nh_packed_reduction(atomic_load(&h->fb)) == fb_red(s);
+}
+
+static void *fb_writer(void *p)
+{
+	struct fbmt_arg *a = p;
+	struct fbmt *m = a->m;
+	uint64_t s, old;
+	unsigned i, k;
+
+	for(k = 0; k < FB_ROUNDS; k++) {
+		pthread_barrier_wait(&m->round);
+		for(i = 0; i < FB_PER_ROUND; i++) {
+			s = 1 + ((uint64_t)k * FB_PER_ROUND + i) * FB_WRITERS + a->id;
+			m->taken[a->id] +=
+					(unsigned)feed(m->h, (int)fb_red(s), fb_validity(s), s, T0);
+			old = s - 2 * FB_WRITERS;
+			if(i % 5 == 2 && s > 2 * FB_WRITERS) /* a late, older one */
+				m->taken[a->id] += (unsigned)feed(
+						m->h, (int)fb_red(old), fb_validity(old), old, T0);
+		}
+		pthread_barrier_wait(&m->round);
+		if(a->id == 0
+				&& !fb_whole(
+						m->h, (uint64_t)(k + 1) * FB_PER_ROUND * FB_WRITERS))
+			m->bad_final++;
+	}
+	atomic_fetch_sub(&m->writing, 1);
+	return NULL;
+}
+
+static void *fb_reader(void *p)
+{
+	struct fbmt_arg *a = p;
+	struct fbmt *m = a->m;
+	struct ovc_nh_view v;
+	uint64_t w, last = 0;
+	unsigned id = a->id;
+
+	while(atomic_load(&m->writing) > 0) {
+		w = atomic_load(&m->h->fb);
+		if(ovc_nh_packed_seq(w) != 0
+				&& ovc_nh_packed_reduction(w) != fb_red(ovc_nh_packed_seq(w)))
+			m->bad_pair[id]++;
+		if(ovc_nh_packed_seq(w) < last)
+			m->back[id]++;
+		last = ovc_nh_packed_seq(w);
+		ovc_nh_view(m->h, T0, &v);
+		if(v.reduction != 0 && v.left_ms != 1000 + 7 * (int64_t)v.reduction)
+			m->bad_validity[id]++;
+		(void)ovc_nh_admit(m->h, T0);
+		m->reads[id]++;
+	}
+	return NULL;
+}
+
+START_TEST(test_feedback_threads)
+{
+	struct ovc_nh_table *t = table_new();
+	struct fbmt *m = calloc(1, sizeof(*m));
+	struct fbmt_arg wa[FB_WRITERS], ra[FB_READERS];
+	pthread_t wt[FB_WRITERS], rt[FB_READERS];
+	uint64_t last = (uint64_t)FB_ROUNDS * FB_PER_ROUND * FB_WRITERS;
+	unsigned i, taken = 0;
+
+	ck_assert_ptr_nonnull(m);
+	m->h = get(t, "udp:192.0.2.9:5060", 1);
+	atomic_init(&m->writing, FB_WRITERS);
+	ck_assert_int_eq(pthread_barrier_init(&m->round, NULL, FB_WRITERS), 0);
+	for(i = 0; i < FB_READERS; i++) {
+		ra[i].m = m;
+		ra[i].id = i;
+		ck_assert_int_eq(pthread_create(&rt[i], NULL, fb_reader, &ra[i]), 0);
+	}
+	for(i = 0; i < FB_WRITERS; i++) {
+		wa[i].m = m;
+		wa[i].id = i;
+		ck_assert_int_eq(pthread_create(&wt[i], NULL, fb_writer, &wa[i]), 0);
+	}
+	for(i = 0; i < FB_WRITERS; i++)
+		ck_assert_int_eq(pthread_join(wt[i], NULL), 0);
+	for(i = 0; i < FB_READERS; i++)
+		ck_assert_int_eq(pthread_join(rt[i], NULL), 0);
+	pthread_barrier_destroy(&m->round);
+	for(i = 0; i < FB_READERS; i++) {
+		ck_assert_msg(m->bad_pair[i] == 0, "reader %u: %u seq/reduction", i,
+				m->bad_pair[i]);
+		ck_assert_msg(m->bad_validity[i] == 0,
+				"reader %u: %u reduction/validity of %u reads", i,
+				m->bad_validity[i], m->reads[i]);
+		ck_assert_msg(m->back[i] == 0, "reader %u: seq back %u", i, m->back[i]);
+	}
+	ck_assert_msg(m->bad_final == 0, "%u of %u rounds ended stale",
+			m->bad_final, FB_ROUNDS);
+	for(i = 0; i < FB_WRITERS; i++)
+		taken += m->taken[i];
+	ck_assert_uint_eq(taken, atomic_load(&m->h->feedbacks));
+	ck_assert_uint_ge(taken, FB_ROUNDS);
+	ck_assert_uint_le(taken, last);
+	ck_assert(fb_whole(m->h, last));
+	(void)ovc_nh_admit(m->h, T0);
+	ck_assert_double_eq_tol(
+			ovc_acceptor_get(&m->h->acc), 1.0 - fb_red(last) / 100.0, 1e-9);
+	free(m);
 	free(t);
 }
 END_TEST
@@ -436,8 +771,16 @@ Suite *make_suite_nexthop(void)
 	tcase_add_test(tc, test_admit_exact);
 	tcase_add_test(tc, test_max_reduction);
 	tcase_add_test(tc, test_second);
+	tcase_add_test(tc, test_pack);
+	tcase_add_test(tc, test_announce_next);
+	tcase_add_test(tc, test_feedback_seq_range);
+	tcase_add_test(tc, test_validity_ms);
+	tcase_add_test(tc, test_view);
+	tcase_add_test(tc, test_acceptor_follows);
+	tcase_add_test(tc, test_reset_counts);
 	suite_add_tcase(s, tc);
 	tcase_add_test(mt, test_threads);
+	tcase_add_test(mt, test_feedback_threads);
 	tcase_set_timeout(mt, 60);
 	suite_add_tcase(s, mt);
 	return s;
