@@ -69,24 +69,87 @@ struct dst
 	int key_len;			  /* bytes of key */
 };
 
-/* The destination uri resolves to into *d. Returns 0, or -1 when it does
- * not resolve. */
+/* The last destination this process took from a URI whose host is an IP
+ * literal, by the URI's text (what it resolves to depends on nothing
+ * else): a request routed like the one before skips parsing it. */
+#define DST_MEMO_URI 128
+static struct
+{
+	int len;				/* bytes of uri; 0: none */
+	char uri[DST_MEMO_URI]; /* its text */
+	struct dst d;			/* what it resolved to */
+} dst_memo;
+
+/* The destination uri resolves to into *d: an IP literal as it is, a
+ * name through Kamailio's resolver (sip_hostport2su(): its DNS cache
+ * unless use_dns_cache is off). Returns 0, or -1 when it does not
+ * resolve. */
 static int dst_of_uri(str *uri, struct dst *d)
 {
 	struct sip_uri pu;
 	union sockaddr_union su;
+	struct ip_addr *ip;
 
-	if(uri == NULL || uri->len <= 0 || parse_uri(uri->s, uri->len, &pu) < 0)
+	if(uri == NULL || uri->len <= 0)
+		return -1;
+	if(uri->len == dst_memo.len
+			&& memcmp(uri->s, dst_memo.uri, (size_t)uri->len) == 0) {
+		*d = dst_memo.d;
+		return 0;
+	}
+	if(parse_uri(uri->s, uri->len, &pu) < 0)
 		return -1;
 	d->proto = pu.proto != PROTO_NONE	 ? pu.proto
 			   : pu.type == SIPS_URI_T ? PROTO_TLS
 									   : PROTO_UDP;
 	d->port = pu.port_no ? pu.port_no : (d->proto == PROTO_TLS ? 5061 : 5060);
-	if(sip_hostport2su(&su, &pu.host, d->port, &d->proto) < 0)
-		return -1;
-	su2ip_addr(&d->ip, &su);
+	/* what sip_hostport2su() makes of a literal, without its hostent */
+	ip = str2ipx(&pu.host);
+	if(ip != NULL) {
+		d->ip = *ip;
+	} else {
+		if(sip_hostport2su(&su, &pu.host, d->port, &d->proto) < 0)
+			return -1;
+		su2ip_addr(&d->ip, &su);
+	}
 	d->key_len = hop_key(d->proto, &d->ip, d->port, d->key, sizeof(d->key));
-	return d->key_len > 0 ? 0 : -1;
+	if(d->key_len <= 0)
+		return -1;
+	if(ip != NULL && uri->len <= DST_MEMO_URI) {
+		memcpy(dst_memo.uri, uri->s, (size_t)uri->len);
+		dst_memo.d = *d;
+		dst_memo.len = uri->len;
+	}
+	return 0;
+}
+
+/* Request msg as the admission sequence sees it, scanned once per message
+ * in this process: a script that tries several destinations (failover)
+ * does not scan it again. */
+static struct
+{
+	int set;
+	unsigned int id;  /* msg->id, */
+	int pid;		  /* msg->pid, */
+	char *buf;		  /* msg->buf */
+	unsigned int len; /* and msg->len of the request scanned */
+	struct ovc_sip_scan scan;
+	struct ovc_adm_req r;
+} req_memo;
+
+static const struct ovc_adm_req *request_of(struct sip_msg *msg)
+{
+	if(!req_memo.set || req_memo.id != msg->id || req_memo.pid != msg->pid
+			|| req_memo.buf != msg->buf || req_memo.len != msg->len) {
+		req_memo.set = 0;
+		ovc_admit_request(msg, &req_memo.scan, &req_memo.r);
+		req_memo.id = msg->id;
+		req_memo.pid = msg->pid;
+		req_memo.buf = msg->buf;
+		req_memo.len = msg->len;
+		req_memo.set = 1;
+	}
+	return &req_memo.r;
 }
 
 /* Does the client of request msg offer oc (its top Via)? */
@@ -98,19 +161,17 @@ static int client_offers_oc(struct sip_msg *msg)
 }
 
 /* Request r's next hop d (NULL: unresolved) as the admission sequence
- * sees it, in network mode mode: its feedback (none in mode local), its
- * identity and, for a new INVITE sent over a stream, the bytes waiting on
- * the connection to it (smart forwarding on). */
+ * sees it, with its feedback fb (none in mode local, NULL): its identity
+ * and, for a new INVITE sent over a stream, the bytes waiting on the
+ * connection to it (smart forwarding on). */
 static void hop_of(const struct dst *d, const struct ovc_adm_req *r,
-		int mode, struct ovc_adm_hop *hop)
+		struct ovc_nexthop *fb, struct ovc_adm_hop *hop)
 {
-	hop->fb = NULL;
+	hop->fb = fb;
 	hop->id = 0;
 	hop->sendq = -1;
 	if(d == NULL)
 		return;
-	if(mode != OVC_NET_LOCAL)
-		hop->fb = ovc_nh_get(&ovc_net->nh, d->key, (size_t)d->key_len, 0);
 	hop->id = ovc_nh_key_hash(d->key, (size_t)d->key_len);
 	if(ovc_tcp_sendq_max >= 0 && r->c == OVC_CLASS_INVITE
 			&& r->m == OVC_M_INVITE && ovc_sendq_proto(d->proto))
@@ -119,13 +180,13 @@ static void hop_of(const struct dst *d, const struct ovc_adm_req *r,
 
 int ovc_dst_admit(struct sip_msg *msg, str *uri)
 {
-	struct ovc_sip_scan scan;
+	const struct ovc_adm_req *r;
 	struct ovc_adm_verdict v;
 	struct ovc_adm_cfg cfg;
-	struct ovc_adm_req r;
 	struct ovc_adm_hop hop;
+	struct ovc_nexthop *fb = NULL;
 	struct dst d;
-	int mode, known;
+	int mode, known, sf;
 
 	if(ovc_net == NULL || msg->first_line.type != SIP_REQUEST)
 		return 1;
@@ -136,14 +197,23 @@ int ovc_dst_admit(struct sip_msg *msg, str *uri)
 			&& !atomic_load_explicit(&ovc_net->offering, memory_order_relaxed))
 		atomic_store(&ovc_net->offering, 1);
 	known = dst_of_uri(uri != NULL ? uri : GET_NEXT_HOP(msg), &d) == 0;
-	ovc_admit_request(msg, &scan, &r);
-	hop_of(known ? &d : NULL, &r, mode, &hop);
+	if(known && mode != OVC_NET_LOCAL)
+		fb = ovc_nh_get(&ovc_net->nh, d.key, (size_t)d.key_len, 0);
+	sf = known && ovc_tcp_sendq_max >= 0 && ovc_sendq_proto(d.proto);
+	if(fb == NULL && !sf) {
+		/* nothing can refuse it (ovc_adm_next_hop() would pass it
+		 * without a look): no scan */
+		ovc_count_event(OVC_E_DST_PASSED);
+		return 1;
+	}
+	r = request_of(msg);
+	hop_of(known ? &d : NULL, r, fb, &hop);
 	/* end to end: only the entry of the path throttles; a client that
 	 * offers oc is given the path's reduction and applies it */
 	if(hop.fb != NULL && mode == OVC_NET_E2E && client_offers_oc(msg))
 		hop.fb = NULL;
 	ovc_admit_settings(&cfg);
-	ovc_adm_next_hop(ovc_admit_state(), &cfg, &r, &hop, ovc_now_ns(), &v);
+	ovc_adm_next_hop(ovc_admit_state(), &cfg, r, &hop, ovc_now_ns(), &v);
 	if(v.act == OVC_ADM_REJECT) {
 		ovc_count_event(OVC_E_DST_REFUSED);
 		if(v.flags & OVC_ADMF_SEND_QUEUE)
