@@ -387,12 +387,14 @@ load_scale() {
 # proxy in cgroup CG as measured, not assumed: ovc deciding nothing
 # (`none`) is offered a probe rate for SECS; while it sets up fewer than
 # 99.5 % of the calls within 500 ms the probe is over capacity and the
-# next one is 8 % lower (at most TRIES, default 5). A rate passes when it
-# passes PROBE_CONFIRM + 1 times in a row (default 2: the machine's speed
-# drifts, and one lucky run at the edge made t_defaults_below test
-# "0.9x" of a rate the proxy could not hold minutes later). The first probe
-# is PROBE_START (default 350, for a 20 ms / 100 ms quota) calls/s scaled
-# (load_scale). Returns 1 when no probe passed.
+# next one is 8 % lower (at most TRIES, default 5); a probe that has
+# already set up too many calls late to pass stops there (probe_run). A
+# rate passes when it passes PROBE_CONFIRM + 1 times in a row (default 2:
+# the machine's speed drifts, and one lucky run at the edge made
+# t_defaults_below test "0.9x" of a rate the proxy could not hold minutes
+# later). The first probe is PROBE_START (default 350, for a 20 ms /
+# 100 ms quota) calls/s scaled (load_scale). Returns 1 when no probe
+# passed.
 probe_capacity() {
 	local cg=$1 secs=$2 tries=${3:-5} n=0 probe timely calls name
 	local need=$((${PROBE_CONFIRM:-1} + 1)) passed=0 runs=0
@@ -403,12 +405,17 @@ probe_capacity() {
 		name="probe_$runs"
 		kam_start -c "$cg" -n "$name" 'OVC_ALGORITHM="none"' || return 1
 		uas_start "${name}_uas"
-		UAC_TIMEOUT=$((secs + 10)) uac_run "${name}_uac" "$probe" $((probe * secs))
+		calls=$((probe * secs))
+		if probe_run "${name}_uac" "$probe" "$calls" $((secs + 10)); then
+			timely=$(timely_window "${name}_uac" 0 100000)
+			log "probe: no control at $probe/s set up $timely of $calls in time"
+		else
+			timely=-1
+			log "probe: no control at $probe/s set $PROBE_LATE of $calls" \
+				"up late after $PROBE_AT s: stopped, over capacity"
+		fi
 		uas_stop
 		kam_stop
-		calls=$((probe * secs))
-		timely=$(timely_window "${name}_uac" 0 100000)
-		log "probe: no control at $probe/s set up $timely of $calls in time"
 		if awk -v t="$timely" -v c="$calls" 'BEGIN { exit !(t >= 0.995 * c) }'; then
 			passed=$((passed + 1))
 			if [ "$passed" -ge "$need" ]; then
@@ -425,6 +432,46 @@ probe_capacity() {
 	done
 	fail "no control set up 99.5 % in time at every probe down to $probe/s"
 	return 1
+}
+
+# probe_run NAME RATE CALLS TIMEOUT: uac_run's UAC (results in
+# $T_DIR/NAME/) in the background, its stats read every half second; it is
+# stopped as soon as more than 0.5 % of CALLS were set up in 500 ms or
+# more (SIPp's setup repartition beyond <500): no remainder of the run can
+# then reach probe_capacity's 99.5 % in time, so the verdict is the one
+# the whole run would give (a probe well over capacity fails within a few
+# seconds instead of running its length). Returns 1 when stopped, with
+# PROBE_LATE (late calls) and PROBE_AT (seconds into the run) set.
+probe_run() {
+	local name=$1 rate=$2 calls=$3 tmo=$4 pid t0 late
+	mkdir -p "$T_DIR/$name"
+	(cd "$T_DIR/$name" && exec timeout "$tmo" sipp -sf "$SCN/uac.xml" \
+		-i 127.0.0.1 -p "$UAC_PORT" "127.0.0.1:$PROXY_PORT" -s ovc \
+		-r "$rate" -m "$calls" -d 0 -l 100000 -nostdin -trace_stat \
+		-stf stat.csv -trace_counts -fd 1 >out.txt 2>&1) &
+	pid=$!
+	T_PIDS+=("$pid")
+	t0=$(date +%s)
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 0.5
+		[ -s "$T_DIR/$name/stat.csv" ] || continue
+		late=$(awk -F';' '
+			NR == 1 { for(i = 1; i <= NF; i++)
+					if($i ~ /^ResponseTimeRepartitionsetup_/ &&
+						$i !~ /_<(50|100|200|500)$/) c[i] = 1
+				next }
+			{ s = 0; for(i in c) s += $i }
+			END { print s + 0 }' "$T_DIR/$name/stat.csv")
+		if awk -v l="$late" -v c="$calls" 'BEGIN { exit !(l > 0.005 * c) }'; then
+			kill "$pid" 2>/dev/null || true
+			wait "$pid" 2>/dev/null || true
+			PROBE_LATE=$late
+			PROBE_AT=$(($(date +%s) - t0))
+			return 1
+		fi
+	done
+	wait "$pid" 2>/dev/null || true
+	return 0
 }
 
 # scaled R: R calls/s times LOAD_SCALE (load_scale first), rounded.
