@@ -14,7 +14,7 @@ QUOTA_US=${QUOTA_US:-20000}	# 0.2 CPU: capacity ~350 cps (bench/RESULTS.md)
 PERIOD_US=100000
 load_scale
 RATE=${RATE:-$(scaled 1050)} # 3x
-SECS=${SECS:-15}			# offered load duration
+SECS=${SECS:-10}			# offered load duration (15 until 2026-11-26)
 ALGS=${ALGS:-bbc sired pi}
 
 cg=$(cg_make "$QUOTA_US" "$PERIOD_US")
@@ -36,12 +36,13 @@ run() {
 	local uac=$! sos=
 	if [ "$alg" = pi ]; then
 		# emergency calls (sip:sos@, in the emergency list) among the
-		# overload: pi refuses at dequeue, but never these
+		# overload: pi refuses at dequeue, but never these (40 at 8/s:
+		# from 3 s to 8 s, within the overload)
 		sleep 3
 		mkdir -p "$T_DIR/sos"
 		(cd "$T_DIR/sos" && exec timeout $((SECS + 30)) sipp -sf "$SCN/uac.xml" \
 			-i 127.0.0.1 -p $((UAC_PORT + 6)) "127.0.0.1:$PROXY_PORT" -s sos \
-			-r 5 -m 40 -d 0 -l 1000 -nostdin -trace_counts -fd 1 \
+			-r 8 -m 40 -d 0 -l 1000 -nostdin -trace_counts -fd 1 \
 			-max_retrans 3 -recv_timeout 12000 >out.txt 2>&1) &
 		sos=$!
 		T_PIDS+=("$sos")
