@@ -20,7 +20,8 @@ mkdir -p "$T_DIR/uac"
 (cd "$T_DIR/uac" && timeout 60 sipp -sf "$SCN/uac-cancel.xml" -i 127.0.0.1 \
 	-p "$UAC_PORT" "127.0.0.1:$PROXY_PORT" -s ovc -r 20 -m "$CALLS" \
 	-l 100000 -max_retrans 3 -recv_timeout 8000 -nostdin -trace_stat \
-	-stf stat.csv -trace_counts -fd 1 >out.txt 2>&1) || true
+	-stf stat.csv -trace_counts -trace_err -trace_msg -fd 1 \
+	>out.txt 2>&1) || true
 sleep 1
 uas_stop
 
