@@ -67,25 +67,46 @@ static int own_ack(const struct ovc_adm_state *st, const struct ovc_adm_req *r)
 		   && ovc_sip_is_own_totag(st->secret, r->buf, sc);
 }
 
+/* Takes the INVITE remembered QUEUED under v's key out of that state
+ * (to: what it becomes), atomically against a CANCEL doing the same.
+ * Returns 1 when a CANCEL took it first (it is CANCELLED), else 0 (taken,
+ * or not remembered as queued). */
+static int unqueue(const struct ovc_adm_state *st,
+		const struct ovc_adm_cfg *cfg, const struct ovc_adm_verdict *v,
+		int to)
+{
+	int prev = -1;
+
+	return v->key != 0
+		   && ovc_rejmem_cas(st->mem, v->key, cfg->now_s, OVC_ADM_MEMORY_S,
+					  OVC_REJMEM_QUEUED, to, &prev)
+					  == 0
+		   && prev == OVC_REJMEM_CANCELLED;
+}
+
 /* A CANCEL (RFC 3261 9.2) of an INVITE that waits in the in-core queue
  * (its identity is the INVITE's: Call-ID, From tag, CSeq number): the
- * INVITE is remembered CANCELLED, which its dequeue and its
- * retransmissions find. Returns 1 (v set) or 0 (not such a CANCEL). */
+ * INVITE goes from QUEUED to CANCELLED in one step, which its dequeue and
+ * its retransmissions find; once a worker has taken the INVITE, the
+ * CANCEL is not this and goes to tm like any other. A retransmitted
+ * CANCEL is answered again. Returns 1 (v set) or 0 (not such a CANCEL). */
 static int cancel_queued(const struct ovc_adm_state *st,
 		const struct ovc_adm_cfg *cfg, const struct ovc_adm_req *r,
 		struct ovc_adm_verdict *v)
 {
-	int prev;
+	int prev = -1, rc;
 
 	if(r->m != OVC_M_CANCEL || r->sc == NULL || !cfg->queue_on)
 		return 0;
 	v->key = ovc_sip_request_key(st->secret, r->buf, r->sc);
-	prev = ovc_rejmem_get(st->mem, v->key, cfg->now_s, OVC_ADM_MEMORY_S);
-	if(prev != OVC_REJMEM_QUEUED && prev != OVC_REJMEM_CANCELLED) {
+	rc = ovc_rejmem_cas(st->mem, v->key, cfg->now_s, OVC_ADM_MEMORY_S,
+			OVC_REJMEM_QUEUED, OVC_REJMEM_CANCELLED, &prev);
+	if(rc == 0 && prev == OVC_REJMEM_CANCELLED) {
+		remember(st, cfg, v, OVC_REJMEM_CANCELLED);
+	} else if(rc != 1) {
 		v->key = 0;
 		return 0;
 	}
-	remember(st, cfg, v, OVC_REJMEM_CANCELLED);
 	verdict(v, OVC_ADM_CANCEL, 0);
 	return 1;
 }
@@ -247,6 +268,11 @@ void ovc_adm_unqueued(const struct ovc_adm_state *st,
 		struct ovc_adm_verdict *v)
 {
 	v->flags |= OVC_ADMF_QUEUE_FULL;
+	if(unqueue(st, cfg, v, OVC_REJMEM_ADMITTED)) {
+		/* CANCELled between its queueing and the queue's refusal */
+		verdict(v, OVC_ADM_REJECT, OVC_ADMF_CANCELLED);
+		return;
+	}
 	if(cfg->dry_run) {
 		remember(st, cfg, v, OVC_REJMEM_ADMITTED);
 		verdict(v, OVC_ADM_ADMIT, OVC_ADMF_WOULD);
@@ -277,9 +303,9 @@ void ovc_adm_dequeue(const struct ovc_adm_state *st,
 	memset(v, 0, sizeof(*v));
 	v->c = OVC_CLASS_INVITE;
 	v->key = key;
-	if(key != 0
-			&& ovc_rejmem_get(st->mem, key, cfg->now_s, OVC_ADM_MEMORY_S)
-					   == OVC_REJMEM_CANCELLED) {
+	/* taken from the queue's state first: a CANCEL after this goes to tm
+	 * (a refusal below overwrites it when its reply is sent) */
+	if(unqueue(st, cfg, v, OVC_REJMEM_ADMITTED)) {
 		verdict(v, OVC_ADM_REJECT, OVC_ADMF_CANCELLED);
 		return;
 	}

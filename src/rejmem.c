@@ -49,6 +49,16 @@ static uint32_t age_of(uint64_t v, uint32_t now_s)
 	return (now_s - (uint32_t)(v >> 2)) & SEC_MASK;
 }
 
+/* Slot value for tag at now_s with decision d (other values: REJECTED). */
+static uint64_t slot_value(uint64_t tag, uint32_t now_s, int d)
+{
+	if(d != OVC_REJMEM_ADMITTED && d != OVC_REJMEM_QUEUED
+			&& d != OVC_REJMEM_CANCELLED)
+		d = OVC_REJMEM_REJECTED;
+	return tag << TAG_SHIFT | (uint64_t)(now_s & SEC_MASK) << 2
+		   | (uint64_t)d;
+}
+
 void ovc_rejmem_put(
 		struct ovc_rejmem *m, uint64_t key, uint32_t now_s, int decision)
 {
@@ -69,12 +79,38 @@ void ovc_rejmem_put(
 			oldest_age = age;
 		}
 	}
-	if(decision != OVC_REJMEM_ADMITTED && decision != OVC_REJMEM_QUEUED
-			&& decision != OVC_REJMEM_CANCELLED)
-		decision = OVC_REJMEM_REJECTED;
-	v = tag << TAG_SHIFT | (uint64_t)(now_s & SEC_MASK) << 2
-		| (uint64_t)decision;
-	atomic_store_explicit(&m->slot[oldest], v, memory_order_relaxed);
+	atomic_store_explicit(&m->slot[oldest], slot_value(tag, now_s, decision),
+			memory_order_release);
+}
+
+int ovc_rejmem_cas(struct ovc_rejmem *m, uint64_t key, uint32_t now_s,
+		uint32_t ttl_s, int from, int to, int *found)
+{
+	uint64_t h = mix(key), tag = tag_of(h), v;
+	unsigned i, idx;
+
+	for(i = 0; i < OVC_REJMEM_PROBE; i++) {
+		idx = (unsigned)(h + i) & (OVC_REJMEM_SLOTS - 1);
+		v = atomic_load_explicit(&m->slot[idx], memory_order_acquire);
+		if(v == 0 || v >> TAG_SHIFT != tag)
+			continue;
+		/* key's slot: retried while others change it; a failed CAS
+		 * reloads v */
+		for(;;) {
+			if(v >> TAG_SHIFT != tag || age_of(v, now_s) >= ttl_s)
+				return -1; /* overwritten by another key, or expired */
+			if((int)(v & 3u) != from) {
+				if(found != NULL)
+					*found = (int)(v & 3u);
+				return 0;
+			}
+			if(atomic_compare_exchange_weak_explicit(&m->slot[idx], &v,
+					   slot_value(tag, now_s, to), memory_order_acq_rel,
+					   memory_order_acquire))
+				return 1;
+		}
+	}
+	return -1;
 }
 
 int ovc_rejmem_get(const struct ovc_rejmem *m, uint64_t key, uint32_t now_s,

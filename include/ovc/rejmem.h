@@ -48,6 +48,16 @@ void ovc_rejmem_init(struct ovc_rejmem *m);
 void ovc_rejmem_put(
 		struct ovc_rejmem *m, uint64_t key, uint32_t now_s, int decision);
 
+/* Changes the decision stored for key less than ttl_s seconds before now_s
+ * from from to to (enum ovc_rejmem_decision), stamped now_s, in one atomic
+ * compare-and-swap: of processes changing the same decision at once,
+ * exactly one succeeds (a CANCEL and the queue's worker both taking a
+ * queued INVITE). Returns 1 when it changed; 0 when key holds another
+ * decision, stored into *found (when found is not NULL); -1 when nothing
+ * is stored for key (never stored, expired or overwritten). Lock-free. */
+int ovc_rejmem_cas(struct ovc_rejmem *m, uint64_t key, uint32_t now_s,
+		uint32_t ttl_s, int from, int to, int *found);
+
 /* The first slot key probes (keys with the same one compete for the same
  * OVC_REJMEM_PROBE slots); for tests and diagnostics. */
 unsigned ovc_rejmem_home(uint64_t key);

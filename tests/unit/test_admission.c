@@ -48,6 +48,11 @@ static const char cancel[] =
 		"To: Bob <sip:bob@biloxi.example.com>\r\n"
 		"CSeq: 1 CANCEL\r\n"
 		"\r\n";
+static const char cancel2[] = /* invite2's */
+		"CANCEL sip:carol@biloxi.example.com SIP/2.0\r\n" REQ_TAIL
+		"To: Carol <sip:carol@biloxi.example.com>\r\n"
+		"CSeq: 2 CANCEL\r\n"
+		"\r\n";
 
 /* The world of one test. */
 static struct ovc_rejmem *mem;
@@ -523,6 +528,37 @@ START_TEST(test_cancel_queued)
 }
 END_TEST
 
+/* The queue's worker takes the INVITE before its CANCEL is decided: the
+ * INVITE is routed and the CANCEL is tm's (never a 200 from ovc for an
+ * INVITE that goes on); a queue that cannot take an INVITE CANCELled
+ * meanwhile answers it 487. */
+START_TEST(test_cancel_after_dequeue)
+{
+	struct ovc_adm_verdict v, q;
+	struct ovc_sip_scan sc;
+	struct ovc_adm_req r;
+
+	cfg.t = ovc_alg_traits(OVC_ALG_BBC);
+	cfg.queue_on = 1;
+	ck_assert_int_eq(decide(invite, &q), OVC_ADM_QUEUE);
+	ovc_adm_queueing(&st, &cfg, &q);
+	req(invite, &r, &sc);
+	ovc_adm_dequeue(&st, &cfg, &r, q.key, 0, 0, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	ck_assert_int_eq(decide(cancel, &v), OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.key, 0);
+	ck_assert_uint_eq(v.flags, 0);
+	/* queued, CANCELled, then the queue is found full */
+	ck_assert_int_eq(decide(invite2, &q), OVC_ADM_QUEUE);
+	ovc_adm_queueing(&st, &cfg, &q);
+	ck_assert_int_eq(decide(cancel2, &v), OVC_ADM_CANCEL);
+	req(invite2, &r, &sc);
+	ovc_adm_unqueued(&st, &cfg, &r, &q);
+	ck_assert_int_eq(q.act, OVC_ADM_REJECT);
+	ck_assert_uint_eq(q.flags, OVC_ADMF_QUEUE_FULL | OVC_ADMF_CANCELLED);
+}
+END_TEST
+
 /* A request the scanner did not understand: decided, never remembered. */
 START_TEST(test_unscanned)
 {
@@ -802,6 +838,7 @@ Suite *make_suite_admission(void)
 	tcase_add_test(tc, test_dequeue);
 	tcase_add_test(tc, test_unscanned);
 	tcase_add_test(tc, test_cancel_queued);
+	tcase_add_test(tc, test_cancel_after_dequeue);
 	tcase_add_test(tc, test_next_hop);
 	tcase_add_test(tc, test_send_queue);
 	tcase_add_test(tc, test_send_queue_and_feedback);

@@ -2,9 +2,12 @@
 /*
  * ovc unit tests - src/rejmem.c: remembered decisions are found until
  * their time to live runs out, unknown keys are not, colliding keys share
- * the probe slots, a full probe run overwrites its oldest entry.
+ * the probe slots, a full probe run overwrites its oldest entry; a
+ * decision changes by compare-and-swap, and of two threads changing the
+ * same one exactly one does.
  */
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,6 +165,104 @@ START_TEST(test_rejmem_request_key)
 }
 END_TEST
 
+START_TEST(test_rejmem_cas)
+{
+	struct ovc_rejmem *m = mem();
+	int found = -7;
+
+	/* nothing stored: -1, nothing written */
+	ck_assert_int_eq(ovc_rejmem_cas(m, 5, 10, 32, OVC_REJMEM_QUEUED,
+							 OVC_REJMEM_CANCELLED, &found),
+			-1);
+	ck_assert_int_eq(found, -7);
+	ck_assert_int_eq(ovc_rejmem_get(m, 5, 10, 32), -1);
+	ovc_rejmem_put(m, 5, 10, OVC_REJMEM_QUEUED);
+	ck_assert_int_eq(ovc_rejmem_cas(m, 5, 11, 32, OVC_REJMEM_QUEUED,
+							 OVC_REJMEM_CANCELLED, &found),
+			1);
+	ck_assert_int_eq(ovc_rejmem_get(m, 5, 11, 32), OVC_REJMEM_CANCELLED);
+	/* changed already: 0 and what it holds; unchanged */
+	ck_assert_int_eq(ovc_rejmem_cas(m, 5, 12, 32, OVC_REJMEM_QUEUED,
+							 OVC_REJMEM_ADMITTED, &found),
+			0);
+	ck_assert_int_eq(found, OVC_REJMEM_CANCELLED);
+	ck_assert_int_eq(ovc_rejmem_get(m, 5, 12, 32), OVC_REJMEM_CANCELLED);
+	ck_assert_int_eq(ovc_rejmem_cas(m, 5, 12, 32, OVC_REJMEM_QUEUED,
+							 OVC_REJMEM_ADMITTED, NULL),
+			0);
+	/* the change is stamped now: it lives ttl from then */
+	ck_assert_int_eq(ovc_rejmem_get(m, 5, 42, 32), OVC_REJMEM_CANCELLED);
+	ck_assert_int_eq(ovc_rejmem_get(m, 5, 43, 32), -1);
+	/* expired: as if nothing were stored */
+	ovc_rejmem_put(m, 6, 100, OVC_REJMEM_QUEUED);
+	ck_assert_int_eq(ovc_rejmem_cas(m, 6, 132, 32, OVC_REJMEM_QUEUED,
+							 OVC_REJMEM_ADMITTED, &found),
+			-1);
+	/* another key in the same slots is not touched */
+	ovc_rejmem_put(m, 7, 100, OVC_REJMEM_QUEUED);
+	ck_assert_int_eq(ovc_rejmem_cas(m, 8, 100, 32, OVC_REJMEM_QUEUED,
+							 OVC_REJMEM_ADMITTED, &found),
+			-1);
+	ck_assert_int_eq(ovc_rejmem_get(m, 7, 100, 32), OVC_REJMEM_QUEUED);
+	free(m);
+}
+END_TEST
+
+/* Two threads take the same queued decisions at once, one towards
+ * CANCELLED (a CANCEL), one towards ADMITTED (the queue's worker): per
+ * key exactly one wins, and the stored decision is the winner's. */
+#define RACE_KEYS 20000
+struct racer
+{
+	struct ovc_rejmem *m;
+	pthread_barrier_t *go;
+	int to;
+	unsigned char won[RACE_KEYS];
+};
+
+static void *race(void *arg)
+{
+	struct racer *r = arg;
+	unsigned k;
+
+	pthread_barrier_wait(r->go);
+	for(k = 0; k < RACE_KEYS; k++)
+		r->won[k] = ovc_rejmem_cas(r->m, 1000 + k, 5, 32,
+							OVC_REJMEM_QUEUED, r->to, NULL)
+					== 1;
+	return NULL;
+}
+
+START_TEST(test_rejmem_cas_race)
+{
+	struct ovc_rejmem *m = mem();
+	static struct racer a, b;
+	pthread_barrier_t go;
+	pthread_t ta, tb;
+	unsigned k, wa = 0, wb = 0;
+
+	for(k = 0; k < RACE_KEYS; k++)
+		ovc_rejmem_put(m, 1000 + k, 5, OVC_REJMEM_QUEUED);
+	pthread_barrier_init(&go, NULL, 2);
+	a = (struct racer){.m = m, .go = &go, .to = OVC_REJMEM_CANCELLED};
+	b = (struct racer){.m = m, .go = &go, .to = OVC_REJMEM_ADMITTED};
+	pthread_create(&ta, NULL, race, &a);
+	pthread_create(&tb, NULL, race, &b);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	pthread_barrier_destroy(&go);
+	for(k = 0; k < RACE_KEYS; k++) {
+		ck_assert_int_eq(a.won[k] + b.won[k], 1);
+		ck_assert_int_eq(ovc_rejmem_get(m, 1000 + k, 5, 32),
+				a.won[k] ? OVC_REJMEM_CANCELLED : OVC_REJMEM_ADMITTED);
+		wa += a.won[k];
+		wb += b.won[k];
+	}
+	ck_assert_uint_eq(wa + wb, RACE_KEYS);
+	free(m);
+}
+END_TEST
+
 Suite *make_suite_rejmem(void)
 {
 	Suite *s = suite_create("rejmem");
@@ -173,6 +274,8 @@ Suite *make_suite_rejmem(void)
 	tcase_add_test(tc, test_rejmem_wrap);
 	tcase_add_test(tc, test_rejmem_capacity);
 	tcase_add_test(tc, test_rejmem_request_key);
+	tcase_add_test(tc, test_rejmem_cas);
+	tcase_add_test(tc, test_rejmem_cas_race);
 	suite_add_tcase(s, tc);
 	return s;
 }
