@@ -41,7 +41,11 @@ check "INVITEs waited in the queue and CANCELs found them" \
 check "each CANCELled INVITE was answered 487" "$r487 == $cancelled"
 check "and never reached the UAS; every other one did" \
 	"$uas_inv == $CALLS - $r487"
-check "every CANCEL answered 200 (by ovc or by tm)" "$ok_cancel == $CALLS"
+# a call whose INVITE reached the UAS first gets the INVITE's 200 here:
+# its CANCEL met no transaction yet (the slowed worker) and was dropped by
+# the script, and its retransmission finds the call answered
+check "every call got a 200: its CANCEL's (ovc's or tm's) or its INVITE's" \
+	"$ok_cancel == $CALLS"
 check "every ACK to a 487 absorbed by ovc" "$acks >= $r487"
 check "every queued INVITE left the queue" "$deq == $queued"
 sleep 1.1 # the last second closes
