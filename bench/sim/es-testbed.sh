@@ -14,7 +14,8 @@
 # OVC_PARAM1..8), e.g. pi's four gains:
 #   ovc-es-tune --testbed bench/sim/es-testbed.sh \
 #       --names pi.kpc,pi.kic,pi.kpq,pi.kiq --init ... --iters 20 --tf 60
-# The testbed must be up (bench/testbed.sh). Untested without it.
+# The testbed must be up (bench/testbed.sh); first run: bench/RESULTS.md,
+# "Extremum Seeking on the testbed".
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 : "${OVC_ES_R:?}" "${OVC_ES_TF:?}" "${OVC_ES_PARAMS:?}"
