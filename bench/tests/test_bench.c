@@ -290,8 +290,9 @@ START_TEST(test_merge_csv_and_summary)
 	ck_assert_int_eq(s.calls_timely, 4);
 	ck_assert_double_eq_tol(s.offered_cps, 149.5, 1e-9);
 	ck_assert_double_eq_tol(s.retrans_ratio, 37.0 / 299.0, 1e-9);
-	/* setups {10, 600, 20, 30, 40}: p50 30 */
+	/* setups {10, 600, 20, 30, 40}: p50 30, mean 140 */
 	ck_assert_double_eq_tol(s.setup_p50_ms, 30, 1e-9);
+	ck_assert_double_eq_tol(s.setup_mean_ms, 140, 1e-9);
 	ck_assert_double_eq_tol(s.cpu_mean, (0.5 + 0.96) / 2, 1e-9);
 	ck_assert_double_eq_tol(s.f_mean, (1.0 + 0.7) / 2, 1e-9);
 	bench_run_free(&run);
@@ -311,6 +312,7 @@ START_TEST(test_summary_without_ovc)
 	ck_assert(isnan(s.cpu_mean));
 	ck_assert(isnan(s.f_mean));
 	ck_assert(isnan(s.setup_p50_ms));
+	ck_assert(isnan(s.setup_mean_ms));
 	ck_assert_int_eq(s.calls_offered, 299);
 	bench_run_free(&run);
 }

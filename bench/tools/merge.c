@@ -556,6 +556,14 @@ void bench_summarize(bench_run_t *run, long from, long to, bench_summary_t *sm)
 								: 0.0;
 	sm->setup_p50_ms = all ? bench_percentile(all, k, 50) : NAN;
 	sm->setup_p95_ms = all ? bench_percentile(all, k, 95) : NAN;
+	sm->setup_mean_ms = NAN;
+	if(all && k > 0) {
+		double sum = 0;
+
+		for(i = 0; i < k; i++)
+			sum += all[i];
+		sm->setup_mean_ms = sum / (double)k;
+	}
 	sm->cpu_mean = ncpu ? cpu / (double)ncpu : NAN;
 	sm->f_mean = nf ? f / (double)nf : NAN;
 	for(x = 0; x < BENCH_MAX_EXTRA; x++)

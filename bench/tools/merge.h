@@ -83,6 +83,7 @@ typedef struct bench_summary
 	double retrans_ratio;	/* UAC retransmissions per call started */
 	double setup_p50_ms;	/* over every setup in the window, NAN if none */
 	double setup_p95_ms;	/* idem */
+	double setup_mean_ms;	/* idem: the mean */
 	double cpu_mean;		/* mean ovc cpu, NAN without ovc rows */
 	double f_mean;			/* mean ovc f, NAN without ovc rows */
 	long calls_offered;		/* totals over the window */

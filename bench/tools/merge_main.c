@@ -150,6 +150,7 @@ static int write_json(bench_run_t *run, merge_opts_t *o, const char *path)
 	json_object_set_new(root, "retrans_per_call", json_real(s.retrans_ratio));
 	json_object_set_new(root, "setup_p50_ms", num_or_null(s.setup_p50_ms));
 	json_object_set_new(root, "setup_p95_ms", num_or_null(s.setup_p95_ms));
+	json_object_set_new(root, "setup_mean_ms", num_or_null(s.setup_mean_ms));
 	json_object_set_new(root, "cpu_mean", num_or_null(s.cpu_mean));
 	json_object_set_new(root, "f_mean", num_or_null(s.f_mean));
 	json_object_set_new(root, "calls_offered", json_integer(s.calls_offered));
