@@ -23,25 +23,26 @@ beta_ovc=${BETA_OVC:-}
 keys=(meta.algorithm meta.peak_r r g g_timely offered_cps goodput_cps
 	timely_cps rejected_cps failed_cps setup_p50_ms setup_p95_ms
 	retrans_per_call extra_mean.proxy_cpu f_mean extra_mean.sipp_cpu_max
-	meta.ovc_so_md5)
+	meta.ovc_so_md5 setup_mean_ms)
 bound() {
 	[ -n "$2" ] && "$BENCH_BIN/ovc-bound" at "$CT" "$2" "$1" 2>/dev/null ||
 		echo -
 }
 {
-	echo "algorithm,r_target,r,g,g_timely,g_opt,g_opt_ovc,offered_cps,goodput_cps,timely_cps,rejected_cps,failed_cps,setup_p50_ms,setup_p95_ms,retrans_per_call,proxy_cpu,f,sipp_cpu_max,run,ovc_so_md5"
+	echo "algorithm,r_target,r,g,g_timely,g_opt,g_opt_ovc,offered_cps,goodput_cps,timely_cps,rejected_cps,failed_cps,setup_p50_ms,setup_p95_ms,retrans_per_call,proxy_cpu,f,sipp_cpu_max,run,ovc_so_md5,setup_mean_ms"
 	for f in "$dir"/*/summary.json; do
 		[ -e "$f" ] || continue
 		run=$(basename "$(dirname "$f")")
 		k=1
 		[[ "$run" =~ -k([0-9]+)$ ]] && k=${BASH_REMATCH[1]}
 		set -- $("$BENCH_BIN/ovc-jget" "$f" "${keys[@]}")
-		echo "$1,$2,$3,$4,$5,$(bound "$3" "$BETA"),$(bound "$3" "$beta_ovc"),${6},${7},${8},${9},${10},${11},${12},${13},${14},${15},${16},$k,${17}"
+		echo "$1,$2,$3,$4,$5,$(bound "$3" "$BETA"),$(bound "$3" "$beta_ovc"),${6},${7},${8},${9},${10},${11},${12},${13},${14},${15},${16},$k,${17},${18}"
 	done | sort -t, -k1,1 -k2,2g -k19,19n
 } >"$dir/sweep.csv"
 # per point: n, then median/min/max of g (4) and g_timely (5), medians of
 # g_opt (6, 7), completed/s, timely/s, rejected/s, failed/s, p50, p95,
-# retrans/call, CPU, f (9..17)
+# retrans/call, CPU, f (9..17) and the mean setup (21; "-" in runs
+# summarised before summary.json had it)
 awk -F, -v OFS=, '
 function med(a, n,   i, j, t) {
 	for(i = 2; i <= n; i++)
@@ -56,14 +57,14 @@ NR == 1 { next }
 	key = $1 SUBSEP $2
 	if(!(key in cnt)) { order[++npts] = key; alg[key] = $1; rt[key] = $2 }
 	k = ++cnt[key]
-	for(c = 4; c <= 17; c++) if(c != 8) v[key, c, k] = num($c)
+	for(c = 4; c <= 21; c++) if(c != 8 && c < 18 || c == 21) v[key, c, k] = num($c)
 }
 END {
-	print "algorithm,r_target,runs,g_med,g_min,g_max,g_timely_med,g_timely_min,g_timely_max,g_opt,g_opt_ovc,goodput_cps,timely_cps,rejected_cps,failed_cps,setup_p50_ms,setup_p95_ms,retrans_per_call,proxy_cpu,f"
+	print "algorithm,r_target,runs,g_med,g_min,g_max,g_timely_med,g_timely_min,g_timely_max,g_opt,g_opt_ovc,goodput_cps,timely_cps,rejected_cps,failed_cps,setup_p50_ms,setup_p95_ms,retrans_per_call,proxy_cpu,f,setup_mean_ms"
 	for(p = 1; p <= npts; p++) {
 		key = order[p]; n = cnt[key]; line = alg[key] OFS rt[key] OFS n
-		for(c = 4; c <= 17; c++) {
-			if(c == 8) continue
+		for(c = 4; c <= 21; c++) {
+			if(c == 8 || c > 17 && c < 21) continue
 			m = 0
 			for(k = 1; k <= n; k++) if(v[key, c, k] != "") a[++m] = v[key, c, k]
 			if(m == 0) { line = line OFS "-"; if(c <= 5) line = line OFS "-" OFS "-"; continue }
@@ -81,12 +82,12 @@ END {
 	[ -z "$beta_ovc" ] || b="$b, $beta_ovc (refused by ovc at arrival)"
 	echo "rho_M = $RHO_M calls/s, C_T = $CT; $b; g_opt: paper 003 Prop. 1"
 	echo
-	echo "| algorithm | r | runs | g median [min, max] | g timely median [min, max] | g_opt(r) script / ovc | completed/s | timely/s | rejected/s | failed/s | p50 ms | p95 ms | retrans/call | proxy CPU | f |"
-	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+	echo "| algorithm | r | runs | g median [min, max] | g timely median [min, max] | g_opt(r) script / ovc | completed/s | timely/s | rejected/s | failed/s | p50 ms | p95 ms | mean ms | retrans/call | proxy CPU | f |"
+	echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
 	tail -n +2 "$dir/sweep-points.csv" | awk -F, '{
 		for(c = 4; c <= 11; c++) if($c != "-") $c = sprintf("%.2f", $c)
-		printf "| %s | %s | %s | %s [%s, %s] | %s [%s, %s] | %s / %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		printf "| %s | %s | %s | %s [%s, %s] | %s [%s, %s] | %s / %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			$1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-			$15, $16, $17, $18, $19, $20 }'
+			$15, $16, $17, $21, $18, $19, $20 }'
 } >"$dir/sweep.md"
 echo "$dir/sweep.csv"

@@ -17,20 +17,23 @@ BETA=5.5
 BETA_OVC=17
 CT=0.9
 C
-# run DIR ALG R G G_TIMELY F: a summary.json as ovc-merge writes it
+# run DIR ALG R G G_TIMELY F [MEAN]: a summary.json as ovc-merge writes it
+# (without MEAN as before it recorded the mean setup)
 run() {
+	local mean=
+	[ -n "${7:-}" ] && mean="\"setup_mean_ms\": $7,"
 	mkdir -p "$F/sw/$1"
 	cat >"$F/sw/$1/summary.json" <<J
-{ "g": $4, "g_timely": $5, "r": $3, "offered_cps": $(awk -v r="$3" 'BEGIN { print r * 300 }'),
+{ $mean "g": $4, "g_timely": $5, "r": $3, "offered_cps": $(awk -v r="$3" 'BEGIN { print r * 300 }'),
   "goodput_cps": 100, "timely_cps": 90, "rejected_cps": 10, "failed_cps": 0,
   "setup_p50_ms": 40, "setup_p95_ms": 80, "retrans_per_call": 0.1,
   "f_mean": $6, "extra_mean": { "proxy_cpu": 0.99, "sipp_cpu_max": 0.2 },
   "meta": { "algorithm": "$2", "peak_r": $3, "ovc_so_md5": "abc123" } }
 J
 }
-run occ-r4-k1 occ 4 1.10 1.00 0.3
-run occ-r4-k2 occ 4 0.90 0.80 0.3
-run occ-r4-k3 occ 4 1.30 1.20 0.3
+run occ-r4-k1 occ 4 1.10 1.00 0.3 120
+run occ-r4-k2 occ 4 0.90 0.80 0.3 100
+run occ-r4-k3 occ 4 1.30 1.20 0.3 160
 run none-r4-k1 none 4 0.40 0.10 '"-"'
 run none-r4-k2 none 4 0.60 0.30 '"-"'
 run occ-r0.5-k1 occ 0.5 0.50 0.50 1
@@ -53,6 +56,8 @@ is "none at 4: even count, median the mean" "$(col "$P" none 4 g_med)" 0.5
 is "none at 4: timely min" "$(col "$P" none 4 g_timely_min)" 0.1
 is "none at 4: f missing in every run" "$(col "$P" none 4 f)" -
 is "occ at 0.5: one run" "$(col "$P" occ 0.5 runs)" 1
+is "occ at 4: median of the mean setups" "$(col "$P" occ 4 setup_mean_ms)" 120
+is "none at 4: no mean setup recorded" "$(col "$P" none 4 setup_mean_ms)" -
 want=$("$top/build/bench/ovc-bound" at 0.9 17 4)
 got=$(col "$F/sw/sweep.csv" occ 4 g_opt_ovc)
 is "g_opt for ovc's beta" "$got" "$want"
