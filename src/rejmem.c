@@ -83,50 +83,54 @@ void ovc_rejmem_put(
 			memory_order_release);
 }
 
+/* The slot holding key (its first in probe order), with key's tag in
+ * *tag and the slot's value in *v; -1 when none does. */
+static int slot_of(
+		const struct ovc_rejmem *m, uint64_t key, uint64_t *tag, uint64_t *v)
+{
+	uint64_t h = mix(key);
+	unsigned i, idx;
+
+	*tag = tag_of(h);
+	for(i = 0; i < OVC_REJMEM_PROBE; i++) {
+		idx = (unsigned)(h + i) & (OVC_REJMEM_SLOTS - 1);
+		*v = atomic_load_explicit(&m->slot[idx], memory_order_acquire);
+		if(*v != 0 && *v >> TAG_SHIFT == *tag)
+			return (int)idx;
+	}
+	return -1;
+}
+
 int ovc_rejmem_cas(struct ovc_rejmem *m, uint64_t key, uint32_t now_s,
 		uint32_t ttl_s, int from, int to, int *found)
 {
-	uint64_t h = mix(key), tag = tag_of(h), v;
-	unsigned i, idx;
+	uint64_t tag, v;
+	int idx = slot_of(m, key, &tag, &v);
 
-	for(i = 0; i < OVC_REJMEM_PROBE; i++) {
-		idx = (unsigned)(h + i) & (OVC_REJMEM_SLOTS - 1);
-		v = atomic_load_explicit(&m->slot[idx], memory_order_acquire);
-		if(v == 0 || v >> TAG_SHIFT != tag)
-			continue;
-		/* key's slot: retried while others change it; a failed CAS
-		 * reloads v */
-		for(;;) {
-			if(v >> TAG_SHIFT != tag || age_of(v, now_s) >= ttl_s)
-				return -1; /* overwritten by another key, or expired */
-			if((int)(v & 3u) != from) {
-				if(found != NULL)
-					*found = (int)(v & 3u);
-				return 0;
-			}
-			if(atomic_compare_exchange_weak_explicit(&m->slot[idx], &v,
-					   slot_value(tag, now_s, to), memory_order_acq_rel,
-					   memory_order_acquire))
-				return 1;
+	if(idx < 0)
+		return -1;
+	/* retried while others change it; a failed CAS reloads v */
+	for(;;) {
+		if(v >> TAG_SHIFT != tag || age_of(v, now_s) >= ttl_s)
+			return -1; /* overwritten by another key, or expired */
+		if((int)(v & 3u) != from) {
+			if(found != NULL)
+				*found = (int)(v & 3u);
+			return 0;
 		}
+		if(atomic_compare_exchange_weak_explicit(&m->slot[idx], &v,
+				   slot_value(tag, now_s, to), memory_order_acq_rel,
+				   memory_order_acquire))
+			return 1;
 	}
-	return -1;
 }
 
 int ovc_rejmem_get(const struct ovc_rejmem *m, uint64_t key, uint32_t now_s,
 		uint32_t ttl_s)
 {
-	uint64_t h = mix(key), tag = tag_of(h), v;
-	unsigned i, idx;
+	uint64_t tag, v;
 
-	for(i = 0; i < OVC_REJMEM_PROBE; i++) {
-		idx = (unsigned)(h + i) & (OVC_REJMEM_SLOTS - 1);
-		v = atomic_load_explicit(&m->slot[idx], memory_order_relaxed);
-		if(v == 0 || v >> TAG_SHIFT != tag)
-			continue;
-		if(age_of(v, now_s) >= ttl_s)
-			return -1;
-		return (int)(v & 3u);
-	}
-	return -1;
+	if(slot_of(m, key, &tag, &v) < 0 || age_of(v, now_s) >= ttl_s)
+		return -1;
+	return (int)(v & 3u);
 }
