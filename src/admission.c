@@ -69,19 +69,21 @@ static int own_ack(const struct ovc_adm_state *st, const struct ovc_adm_req *r)
 
 /* Takes the INVITE remembered QUEUED under v's key out of that state
  * (to: what it becomes), atomically against a CANCEL doing the same.
- * Returns 1 when a CANCEL took it first (it is CANCELLED), else 0 (taken,
- * or not remembered as queued). */
+ * Returns 1 when taken (it is to now), -1 when a CANCEL took it first (it
+ * is CANCELLED), 0 when it is not remembered as queued. */
 static int unqueue(const struct ovc_adm_state *st,
 		const struct ovc_adm_cfg *cfg, const struct ovc_adm_verdict *v,
 		int to)
 {
-	int prev = -1;
+	int prev = -1, rc;
 
-	return v->key != 0
-		   && ovc_rejmem_cas(st->mem, v->key, cfg->now_s, OVC_ADM_MEMORY_S,
-					  OVC_REJMEM_QUEUED, to, &prev)
-					  == 0
-		   && prev == OVC_REJMEM_CANCELLED;
+	if(v->key == 0)
+		return 0;
+	rc = ovc_rejmem_cas(st->mem, v->key, cfg->now_s, OVC_ADM_MEMORY_S,
+			OVC_REJMEM_QUEUED, to, &prev);
+	if(rc == 1)
+		return 1;
+	return rc == 0 && prev == OVC_REJMEM_CANCELLED ? -1 : 0;
 }
 
 /* A CANCEL (RFC 3261 9.2) of an INVITE that waits in the in-core queue
@@ -268,7 +270,7 @@ void ovc_adm_unqueued(const struct ovc_adm_state *st,
 		struct ovc_adm_verdict *v)
 {
 	v->flags |= OVC_ADMF_QUEUE_FULL;
-	if(unqueue(st, cfg, v, OVC_REJMEM_ADMITTED)) {
+	if(unqueue(st, cfg, v, OVC_REJMEM_ADMITTED) < 0) {
 		/* CANCELled between its queueing and the queue's refusal */
 		verdict(v, OVC_ADM_REJECT, OVC_ADMF_CANCELLED);
 		return;
@@ -298,14 +300,15 @@ void ovc_adm_dequeue(const struct ovc_adm_state *st,
 		uint64_t key, int64_t waited_ns, int64_t max_wait_ns,
 		struct ovc_adm_verdict *v)
 {
-	int no = 0;
+	int no = 0, taken;
 
 	memset(v, 0, sizeof(*v));
 	v->c = OVC_CLASS_INVITE;
 	v->key = key;
 	/* taken from the queue's state first: a CANCEL after this goes to tm
 	 * (a refusal below overwrites it when its reply is sent) */
-	if(unqueue(st, cfg, v, OVC_REJMEM_ADMITTED)) {
+	taken = unqueue(st, cfg, v, OVC_REJMEM_ADMITTED);
+	if(taken < 0) {
 		verdict(v, OVC_ADM_REJECT, OVC_ADMF_CANCELLED);
 		return;
 	}
@@ -320,7 +323,8 @@ void ovc_adm_dequeue(const struct ovc_adm_state *st,
 		refuse(st, cfg, r, v, 0);
 		return;
 	}
-	remember(st, cfg, v, OVC_REJMEM_ADMITTED);
+	if(!taken) /* not remembered queued: remembered now */
+		remember(st, cfg, v, OVC_REJMEM_ADMITTED);
 	verdict(v, OVC_ADM_ADMIT, no ? OVC_ADMF_WOULD : 0);
 }
 
