@@ -162,10 +162,10 @@ static int client_offers_oc(struct sip_msg *msg)
 
 /* Request r's next hop d (NULL: unresolved) as the admission sequence
  * sees it, with its feedback fb (none in mode local, NULL): its identity
- * and, for a new INVITE sent over a stream, the bytes waiting on the
- * connection to it (smart forwarding on). */
+ * and, when smart forwarding applies to d (sf) and r is a new INVITE, the
+ * bytes waiting on the connection to it. */
 static void hop_of(const struct dst *d, const struct ovc_adm_req *r,
-		struct ovc_nexthop *fb, struct ovc_adm_hop *hop)
+		struct ovc_nexthop *fb, int sf, struct ovc_adm_hop *hop)
 {
 	hop->fb = fb;
 	hop->id = 0;
@@ -173,8 +173,7 @@ static void hop_of(const struct dst *d, const struct ovc_adm_req *r,
 	if(d == NULL)
 		return;
 	hop->id = ovc_nh_key_hash(d->key, (size_t)d->key_len);
-	if(ovc_tcp_sendq_max >= 0 && r->c == OVC_CLASS_INVITE
-			&& r->m == OVC_M_INVITE && ovc_sendq_proto(d->proto))
+	if(sf && r->c == OVC_CLASS_INVITE && r->m == OVC_M_INVITE)
 		hop->sendq = ovc_sendq_bytes(&d->ip, d->port);
 }
 
@@ -207,7 +206,7 @@ int ovc_dst_admit(struct sip_msg *msg, str *uri)
 		return 1;
 	}
 	r = request_of(msg);
-	hop_of(known ? &d : NULL, r, fb, &hop);
+	hop_of(known ? &d : NULL, r, fb, sf, &hop);
 	/* end to end: only the entry of the path throttles; a client that
 	 * offers oc is given the path's reduction and applies it */
 	if(hop.fb != NULL && mode == OVC_NET_E2E && client_offers_oc(msg))
@@ -228,7 +227,6 @@ int ovc_dst_admit(struct sip_msg *msg, str *uri)
  * and end to end the largest of its next hops' too. */
 static unsigned announced(int mode, unsigned r)
 {
-
 	if(mode == OVC_NET_E2E) {
 		double d = 100.0 * ovc_nh_max_reduction(&ovc_net->nh, ovc_now_ns());
 		unsigned p = (unsigned)(d + 0.5);
