@@ -202,10 +202,20 @@ uac_run() {
 	local name=$1 rate=$2 calls=$3
 	shift 3
 	mkdir -p "$T_DIR/$name"
-	(cd "$T_DIR/$name" && timeout "${UAC_TIMEOUT:-300}" sipp -sf "$SCN/uac.xml" -i 127.0.0.1 \
+	(cd "$T_DIR/$name" &&
+		uac_exec "$rate" "$calls" "${UAC_TIMEOUT:-300}" "$@") || true
+}
+
+# uac_exec RATE CALLS TIMEOUT [SIPP_ARG...]: becomes uac_run's UAC in the
+# current directory (timeout, then SIPp: stat.csv, counts, out.txt), so
+# that the caller's subshell is the process to signal.
+uac_exec() {
+	local rate=$1 calls=$2 tmo=$3
+	shift 3
+	exec timeout "$tmo" sipp -sf "$SCN/uac.xml" -i 127.0.0.1 \
 		-p "$UAC_PORT" "127.0.0.1:$PROXY_PORT" -s ovc -r "$rate" \
 		-m "$calls" -d 0 -l 100000 -nostdin -trace_stat -stf stat.csv \
-		-trace_counts -fd 1 "$@" >out.txt 2>&1) || true
+		-trace_counts -fd 1 "$@" >out.txt 2>&1
 }
 
 # queue_backlog [DEFINE...]: kamailio with sired's in-core queue drained by
@@ -445,10 +455,7 @@ probe_capacity() {
 probe_run() {
 	local name=$1 rate=$2 calls=$3 tmo=$4 pid t0 late
 	mkdir -p "$T_DIR/$name"
-	(cd "$T_DIR/$name" && exec timeout "$tmo" sipp -sf "$SCN/uac.xml" \
-		-i 127.0.0.1 -p "$UAC_PORT" "127.0.0.1:$PROXY_PORT" -s ovc \
-		-r "$rate" -m "$calls" -d 0 -l 100000 -nostdin -trace_stat \
-		-stf stat.csv -trace_counts -fd 1 >out.txt 2>&1) &
+	(cd "$T_DIR/$name" && uac_exec "$rate" "$calls" "$tmo") &
 	pid=$!
 	T_PIDS+=("$pid")
 	t0=$(date +%s)
