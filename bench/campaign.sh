@@ -12,6 +12,14 @@
 #                            algorithm, BENCH_SWEEP_RUNS (default 3) runs
 #                            per point, median and min-max against the
 #                            g_opt bound (~22-27 s per run)
+#   campaign.sh es           Extremum Seeking of pi's four gains on the
+#                            testbed (003 §VI) from BENCH_ES_INITS (two of
+#                            Table I's theta(0)), BENCH_ES_ITERS (60)
+#                            iterations of BENCH_ES_TF (20) s at r
+#                            BENCH_ES_R (2), beside the simulator with the
+#                            same calibration and its optimum over 003's
+#                            four loads; plot and table (~23 s per
+#                            iteration: ~46 min with the defaults)
 #   campaign.sh all          calibrate, sweep, profiles, then the report
 #   campaign.sh report       bench/out/campaign/REPORT.md from what exists
 #   campaign.sh smoke        the CI smoke campaign
@@ -92,6 +100,40 @@ cmd_sweep() {
 		-r "$loads" -d "$sdur" -k "$sruns" -o "$out/sweep"
 }
 
+# ES on the testbed and on the simulator, for the calibration in force
+cmd_es() {
+	local d="$out/es" i rho beta plots=()
+	local inits=${BENCH_ES_INITS:-12,12,20,130 1,1,20,130}
+	local iters=${BENCH_ES_ITERS:-60} tf=${BENCH_ES_TF:-20}
+	local r=${BENCH_ES_R:-2}
+	local es=("--gamma" "0.8,0.7,0.2,0.02" "--amp" "0.25,1,2,5")
+	local tune="$BENCH_TOP/build/sim/ovc-es-tune"
+	make -C "$BENCH_TOP" -s sim
+	[ -f "$BENCH_OUT/calibration.env" ] || cmd_calibrate
+	rho=$(. "$BENCH_OUT/calibration.env" && echo "$RHO_M")
+	beta=$(. "$BENCH_OUT/calibration.env" && echo "${BETA_OVC:-$BETA}")
+	mkdir -p "$d"
+	cp "$BENCH_OUT/calibration.env" "$d/"
+	for i in $inits; do
+		say "es: testbed from $i, $iters iterations of $tf s at r $r"
+		OVC_ES_RHO_M=$rho "$tune" \
+			--testbed "$here/sim/es-testbed.sh" --init "$i" \
+			--iters "$iters" --loads "$r" --tf "$tf" --reps 1 "${es[@]}" \
+			>"$d/testbed-$i.txt" 2>"$d/testbed-$i.log"
+		"$tune" --alg pi --capacity "$rho" --beta "$beta" \
+			--reject-at arrival --init "$i" --iters "$iters" --loads "$r" \
+			--tf "$tf" --reps 1 "${es[@]}" >"$d/sim-$i.txt"
+		"$tune" --alg pi --capacity "$rho" --beta "$beta" \
+			--reject-at arrival --init "$i" --iters 150 --reps 2 \
+			"${es[@]}" >"$d/sim-table1-$i.txt"
+		plots+=("testbed $i=$d/testbed-$i.txt" "sim $i=$d/sim-$i.txt")
+	done
+	"$here/sim/plot-es-testbed.sh" "$d/es-testbed.png" "${plots[@]}"
+	"$here/sim/es-summary.sh" "$d"/testbed-*.txt "$d"/sim-*.txt \
+		>"$d/es.md"
+	say "es: $d/es.md, $d/es-testbed.png"
+}
+
 cmd_report() {
 	local f
 	mkdir -p "$out"
@@ -155,11 +197,12 @@ case "${1:-}" in
 calibrate) with_testbed cmd_calibrate ;;
 profiles) with_testbed cmd_profiles ;;
 sweep) with_testbed cmd_sweep ;;
+es) with_testbed cmd_es ;;
 report) cmd_report ;;
 all) with_testbed all ;;
 smoke) "$here/smoke.sh" ;;
 *)
-	echo "usage: $0 all|calibrate|profiles|sweep|report|smoke" >&2
+	echo "usage: $0 all|calibrate|profiles|sweep|es|report|smoke" >&2
 	exit 2
 	;;
 esac
