@@ -132,6 +132,7 @@ check-docs: $(BUILD)/params_doc $(BUILD)/csv_doc
 check-scripts: bench-tools
 	./tests/scripts/test_cgroup.sh
 	./tests/scripts/test_sweep_table.sh
+	./tests/scripts/test_es_summary.sh
 
 check-integration: all
 	./tests/integration/run.sh
