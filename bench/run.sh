@@ -4,13 +4,15 @@
 #
 #   run.sh -a ALG [-p constant|instant|gradual] [-r PEAK_R] [-d SECONDS]
 #          [-w WARMUP_S] [-R RHO_M] [-n] [-o DIR] [-P name=value]...
-#          [-U UAS_SCENARIO] [-F BYE_FLOOD_CPS]
+#          [-U UAS_SCENARIO] [-F BYE_FLOOD_CPS] [-L LABEL]
 #
 #   -a  none | ratelimit | taildrop | reject | an ovc algorithm (occ, ...)
 #   -r  peak load as a multiple of rho_M (default 3)
 #   -R  rho_M in calls/s (default: bench/out/calibration.env, else 400)
 #   -n  UACs without retransmissions (-nr, paper 001 §6.7)
 #   -P  ovc parameter for this run (up to 8)
+#   -L  the arm's name in summary.json's meta.algorithm (default ALG), for
+#       an algorithm run with -P parameters beside its defaults
 #   -o  run directory (default bench/out/runs/<time>-<alg>-<profile>-r<r>)
 #   -U  UAS scenario file in scenarios/ (default uas.xml; uas-180.xml,
 #       uas-silent.xml: a receiver that never answers)
@@ -37,7 +39,8 @@ dir=
 params=()
 uas_scen=uas.xml
 flood=0
-while getopts "a:p:r:d:w:R:no:P:U:F:" o; do
+label=
+while getopts "a:p:r:d:w:R:no:P:U:F:L:" o; do
 	case "$o" in
 	a) alg=$OPTARG ;;
 	p) prof=$OPTARG ;;
@@ -50,7 +53,8 @@ while getopts "a:p:r:d:w:R:no:P:U:F:" o; do
 	P) params+=("$OPTARG") ;;
 	U) uas_scen=$OPTARG ;;
 	F) flood=$OPTARG ;;
-	*) die "usage: run.sh -a ALG [-p PROFILE] [-r R] [-d S] [-w S] [-R RHO] [-n] [-o DIR] [-P k=v] [-U UAS.xml] [-F CPS]" ;;
+	L) label=$OPTARG ;;
+	*) die "usage: run.sh -a ALG [-p PROFILE] [-r R] [-d S] [-w S] [-R RHO] [-n] [-o DIR] [-P k=v] [-U UAS.xml] [-F CPS] [-L LABEL]" ;;
 	esac
 done
 [ -n "$alg" ] || die "run.sh: -a ALG is required"
@@ -178,7 +182,7 @@ fi
 cleanup
 trap - EXIT
 
-bench_merge "$dir" "$dir/ovc_raw.txt" "$alg" "$retrans" \
+bench_merge "$dir" "$dir/ovc_raw.txt" "${label:-$alg}" "$retrans" \
 	--meta "uas_scenario=$uas_scen" --meta "bye_flood_cps=$flood"
 phase merged
 # the load generators must not be the bottleneck: SIPp is single-threaded

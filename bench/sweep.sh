@@ -11,6 +11,8 @@
 # algorithms "none ratelimit occ", loads "0.5 1 1.5 2 3 4 6 8 10", 20 s
 # per run (plus 3 s warm-up). `taildrop` is Kamailio's ratelimit with
 # TAILDROP at rho_M (BENCH_TAILDROP_CPS, default the calibrated RHO_M).
+# An arm LABEL=ALG:NAME=VALUE[:NAME=VALUE...] runs ALG with those ovc
+# parameters and is named LABEL (e.g. occ95=occ:occ.target=0.95).
 # The module is copied once into DIR/ovc.so and every run loads that copy
 # (its digest is each run's meta ovc_so_md5): a rebuild during the sweep
 # does not change what is measured. A run whose summary.json exists is
@@ -57,18 +59,34 @@ if [ -f "$BENCH_TOP/modules/ovc/ovc.so" ] && [ ! -f "$dir/ovc.so" ]; then
 	cp "$BENCH_TOP/modules/ovc/ovc.so" "$dir/ovc.so"
 fi
 [ -f "$dir/ovc.so" ] && export BENCH_OVC_SO="$dir/ovc.so"
+# arm_args ARM: $a (the arm's name) and aa (run.sh's -a, -L, -P)
+arm_args() {
+	local spec p
+	a=$1
+	aa=(-a "$1")
+	[[ "$1" == *=* ]] || return 0
+	a=${1%%=*} spec=${1#*=}
+	[[ "$a" =~ ^[A-Za-z0-9_.-]+$ && "$spec" == *:* ]] ||
+		die "arm $1: LABEL=ALG:NAME=VALUE[:NAME=VALUE...]"
+	aa=(-a "${spec%%:*}" -L "$a")
+	IFS=: read -ra p <<<"${spec#*:}"
+	for spec in "${p[@]}"; do
+		aa+=(-P "$spec")
+	done
+}
 total=$(($(wc -w <<<"$algs") * $(wc -w <<<"$loads") * runs))
 n=0
 for ((k = 1; k <= runs; k++)); do
 	for r in $loads; do
-		for a in $algs; do
+		for arm in $algs; do
 			n=$((n + 1))
+			arm_args "$arm"
 			run="$dir/$a-r$r-k$k"
 			[ -s "$run/summary.json" ] && continue
-			say "sweep $n/$total: $a at r = $r (run $k of $runs)"
+			say "sweep $n/$total: $arm at r = $r (run $k of $runs)"
 			lock=()
 			[ "$lock_per_run" = yes ] && lock=(env -u OVC_LOAD_LOCKED)
-			"${lock[@]}" "$here/run.sh" -a "$a" -p constant -r "$r" \
+			"${lock[@]}" "$here/run.sh" "${aa[@]}" -p constant -r "$r" \
 				-d "$dur" -w 3 "${nr[@]}" -o "$run" >/dev/null 2>"$run.log" ||
 				say "  run failed: $run.log"
 		done
