@@ -12,7 +12,9 @@
 # per run (plus 3 s warm-up). `taildrop` is Kamailio's ratelimit with
 # TAILDROP at rho_M (BENCH_TAILDROP_CPS, default the calibrated RHO_M).
 # An arm LABEL=ALG:NAME=VALUE[:NAME=VALUE...] runs ALG with those ovc
-# parameters and is named LABEL (e.g. occ95=occ:occ.target=0.95).
+# parameters and is named LABEL (e.g. occ95=occ:occ.target=0.95); a NAME
+# starting with OVC_ is a define of configs/ovc-proxy.cfg instead (a
+# modparam, e.g. occks=occ:OVC_KSTAGE=1).
 # The module is copied once into DIR/ovc.so and every run loads that copy
 # (its digest is each run's meta ovc_so_md5): a rebuild during the sweep
 # does not change what is measured. A run whose summary.json exists is
@@ -59,11 +61,13 @@ if [ -f "$BENCH_TOP/modules/ovc/ovc.so" ] && [ ! -f "$dir/ovc.so" ]; then
 	cp "$BENCH_TOP/modules/ovc/ovc.so" "$dir/ovc.so"
 fi
 [ -f "$dir/ovc.so" ] && export BENCH_OVC_SO="$dir/ovc.so"
-# arm_args ARM: $a (the arm's name) and aa (run.sh's -a, -L, -P)
+# arm_args ARM: $a (the arm's name), aa (run.sh's -a, -L, -P) and ad (its
+# defines, BENCH_DEFINES)
 arm_args() {
 	local spec p
 	a=$1
 	aa=(-a "$1")
+	ad=${BENCH_DEFINES:-}
 	[[ "$1" == *=* ]] || return 0
 	a=${1%%=*} spec=${1#*=}
 	[[ "$a" =~ ^[A-Za-z0-9_.-]+$ && "$spec" == *:* ]] ||
@@ -71,7 +75,11 @@ arm_args() {
 	aa=(-a "${spec%%:*}" -L "$a")
 	IFS=: read -ra p <<<"${spec#*:}"
 	for spec in "${p[@]}"; do
-		aa+=(-P "$spec")
+		if [[ "$spec" == OVC_* ]]; then
+			ad+=" $spec"
+		else
+			aa+=(-P "$spec")
+		fi
 	done
 }
 total=$(($(wc -w <<<"$algs") * $(wc -w <<<"$loads") * runs))
@@ -86,7 +94,8 @@ for ((k = 1; k <= runs; k++)); do
 			say "sweep $n/$total: $arm at r = $r (run $k of $runs)"
 			lock=()
 			[ "$lock_per_run" = yes ] && lock=(env -u OVC_LOAD_LOCKED)
-			"${lock[@]}" "$here/run.sh" "${aa[@]}" -p constant -r "$r" \
+			BENCH_DEFINES=$ad "${lock[@]}" "$here/run.sh" "${aa[@]}" \
+				-p constant -r "$r" \
 				-d "$dur" -w 3 "${nr[@]}" -o "$run" >/dev/null 2>"$run.log" ||
 				say "  run failed: $run.log"
 		done
