@@ -14,14 +14,14 @@
 /* Map 0, "ovc_ks_share": array, one entry, written by the ticker. */
 struct ovc_ks_share
 {
-	unsigned long long drop; /* share of initial INVITEs to drop, units of
+	unsigned long long drop; /* share of calls whose initial INVITEs are
+								dropped (ovc_ks_call_dropped()), units of
 								2^-32; 0: the filter scans nothing */
 };
 
 /* Map 1, "ovc_ks_stats": per-CPU array, one entry, counts since load. */
 struct ovc_ks_stats
 {
-	unsigned long long credit;	/* the drop acceptor's credit, 2^-32 */
 	unsigned long long invites; /* datagrams starting "INVITE " */
 	unsigned long long initial; /* of them judged initial INVITEs (only
 								   while the share is above 0) */

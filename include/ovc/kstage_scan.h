@@ -216,6 +216,20 @@ OVC_KS_INLINE int ovc_ks_callid(volatile struct ovc_ks_work *w)
 	return -1;
 }
 
+/* Does the kernel drop the call whose Call-ID hashes to key, at a drop
+ * share of drop (units of 2^-32, OVC_KS_ONE: all)? The share is taken of
+ * calls, not of datagrams: a call's first INVITE and its retransmissions
+ * meet the same verdict while the share holds, so a caller whose INVITE
+ * passed is not refused on a retransmission, and one whose INVITE was
+ * dropped does not get in late (after T1) on a retransmission. The
+ * Call-ID's FNV-1a hash is mixed once more (a Fibonacci multiply) and its
+ * high 32 bits compared with the share. 1: drop, 0: pass. */
+OVC_KS_INLINE int ovc_ks_call_dropped(
+		unsigned long long key, unsigned long long drop)
+{
+	return ((key * 0x9e3779b97f4a7c15ULL) >> 32) < drop;
+}
+
 /* Classifies the n payload bytes in w->b (n <= OVC_KS_SCAN). An initial
  * INVITE (OVC_KS_INVITE) starts "INVITE " with a Request-URI that is no
  * URN (emergency service URNs, RFC 5031, always pass), carries exactly one

@@ -3,7 +3,7 @@
  * ovc unit tests - the kernel stage's socket filter as the kernel runs
  * it: the program the module loads (modules/ovc/bpf/ovc_kstage_bpf.c),
  * run on datagrams through BPF_PROG_TEST_RUN with the drop share at 1 (every
- * initial INVITE not admitted is dropped). What it returns is what the
+ * initial INVITE not admitted is dropped), and at 1/2 (a share of calls). What it returns is what the
  * socket keeps of a datagram: everything else than an initial INVITE must
  * be kept whole, header and payload, however long. Skipped, saying why,
  * where the kernel or the privileges refuse the program.
@@ -159,6 +159,41 @@ START_TEST(test_long_datagrams_whole)
 }
 END_TEST
 
+/* At a share of 1/2 the loaded program drops the calls
+ * ovc_ks_call_dropped() names and no other, every transmission of a call
+ * alike: a retransmission never turns a dropped call into a passed one or
+ * the reverse. */
+START_TEST(test_share_of_calls)
+{
+	char msg[1024], cid[64];
+	struct ovc_ks_stats st;
+	unsigned i, t, dropped = 0;
+	int drop;
+
+	if(load())
+		return;
+	ck_assert_int_eq(ovc_ksb_set_share(&k, OVC_KS_ONE / 2), 0);
+	for(i = 0; i < 200; i++) {
+		snprintf(cid, sizeof(cid), "%u-77@127.0.0.1", i + 1);
+		snprintf(msg, sizeof(msg),
+				"INVITE sip:ovc@127.0.0.1:5060 SIP/2.0\r\n" VIA FROM TO
+				"\r\nCall-ID: %s\r\nCSeq: 1 INVITE\r\n" TAIL,
+				cid);
+		drop = ovc_ks_call_dropped(fnv(cid), OVC_KS_ONE / 2);
+		for(t = 0; t < 3; t++) /* the INVITE and two retransmissions */
+			ck_assert_msg(kept(msg) == (drop ? 0 : whole(msg)),
+					"%s, transmission %u: kept %u", cid, t, kept(msg));
+		dropped += (unsigned)drop;
+	}
+	ck_assert_msg(dropped > 70 && dropped < 130, "%u of 200", dropped);
+	ck_assert_int_eq(ovc_ksb_read(&k, &st), 0);
+	/* kept() in the failure message does not run unless one fails */
+	ck_assert_uint_eq(st.dropped, 3ULL * dropped);
+	ck_assert_uint_eq(st.initial, 600);
+	ovc_ksb_close(&k);
+}
+END_TEST
+
 Suite *make_suite_kstage_prog(void)
 {
 	Suite *s = suite_create("kstage_prog");
@@ -167,6 +202,7 @@ Suite *make_suite_kstage_prog(void)
 	tcase_add_test(tc, test_drops_initial_invite);
 	tcase_add_test(tc, test_dialog_passes_whole);
 	tcase_add_test(tc, test_long_datagrams_whole);
+	tcase_add_test(tc, test_share_of_calls);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ovc/kstage_abi.h"
 #include "ovc/kstage_scan.h"
 
 #include "suites.h"
@@ -140,6 +141,33 @@ START_TEST(test_bounds)
 }
 END_TEST
 
+/* The share is of calls: none at 0, all at OVC_KS_ONE, about half of
+ * 20 000 SIPp-like Call-IDs at 1/2, and a call dropped at a share is
+ * dropped at every larger one (a rising share drops more calls, it does
+ * not pick others). */
+START_TEST(test_call_share)
+{
+	char cid[64];
+	unsigned i, half = 0, quarter = 0;
+	unsigned long long key;
+
+	for(i = 0; i < 20000; i++) {
+		snprintf(cid, sizeof(cid), "%u-4711@10.77.0.21", i + 1);
+		key = fnv(cid);
+		ck_assert(!ovc_ks_call_dropped(key, 0));
+		ck_assert(ovc_ks_call_dropped(key, OVC_KS_ONE));
+		if(ovc_ks_call_dropped(key, OVC_KS_ONE / 4)) {
+			quarter++;
+			ck_assert(ovc_ks_call_dropped(key, OVC_KS_ONE / 2));
+		}
+		half += ovc_ks_call_dropped(key, OVC_KS_ONE / 2);
+	}
+	ck_assert_msg(half > 9700 && half < 10300, "1/2: %u of 20000", half);
+	ck_assert_msg(
+			quarter > 4800 && quarter < 5200, "1/4: %u of 20000", quarter);
+}
+END_TEST
+
 Suite *make_suite_kstage_scan(void)
 {
 	Suite *s = suite_create("kstage_scan");
@@ -150,6 +178,7 @@ Suite *make_suite_kstage_scan(void)
 	tcase_add_test(tc, test_unsure);
 	tcase_add_test(tc, test_word_boundaries);
 	tcase_add_test(tc, test_bounds);
+	tcase_add_test(tc, test_call_share);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -11,8 +11,10 @@
  *   not an initial INVITE, or unsure  -> pass
  *   its Call-ID in the admitted map   -> pass (a retransmission, or a new
  *                                        attempt, of an admitted call)
- *   else the per-CPU credit           -> credit += share; drop when it
- *                                        reaches 1 (001 §3.4's acceptor)
+ *   else its Call-ID's hash           -> drop when below the share: a
+ *                                        share of calls, every
+ *                                        transmission of one alike
+ *                                        (ovc_ks_call_dropped())
  *
  * Built with clang -target bpf; scripts/bpf_embed.c turns the object into
  * the instructions the module loads (no libbpf). The maps are bound by
@@ -89,10 +91,8 @@ int ovc_kstage(struct __sk_buff *skb)
 		st->spared++;
 		return len;
 	}
-	st->credit += sh->drop;
-	if(st->credit < OVC_KS_ONE)
+	if(!ovc_ks_call_dropped(key, sh->drop))
 		return len;
-	st->credit -= OVC_KS_ONE;
 	st->dropped++;
 	return 0;
 }

@@ -246,8 +246,6 @@ int ovc_ksb_read(struct ovc_ksb *k, struct ovc_ks_stats *sum)
 	if(rc < 0)
 		return rc;
 	for(i = 0; i < k->ncpu; i++) {
-		if(per[i].credit > sum->credit)
-			sum->credit = per[i].credit;
 		sum->invites += per[i].invites;
 		sum->initial += per[i].initial;
 		sum->unsure += per[i].unsure;

@@ -50,7 +50,7 @@ int ovc_ksb_admit(struct ovc_ksb *k, uint64_t key, uint32_t sec);
 /* Is key in the admitted map? 1 yes, 0 no, or -errno. */
 int ovc_ksb_admitted(struct ovc_ksb *k, uint64_t key);
 
-/* The counters summed over the CPUs into *sum (credit: the largest).
+/* The counters summed over the CPUs into *sum.
  * Returns 0 or -errno. */
 int ovc_ksb_read(struct ovc_ksb *k, struct ovc_ks_stats *sum);
 
@@ -59,7 +59,7 @@ int ovc_ksb_read(struct ovc_ksb *k, struct ovc_ks_stats *sum);
  * 8-byte UDP header, then the payload, as on a socket. *kept: what the
  * program returned, the bytes of that datagram (header included) it
  * keeps: 8 + len passes it whole, 0 drops it. For the tests; the
- * counters and the credit change as for a datagram received. Returns 0
+ * counters change as for a datagram received. Returns 0
  * or -errno. */
 int ovc_ksb_test_run(
 		struct ovc_ksb *k, const void *payload, size_t len, uint32_t *kept);
