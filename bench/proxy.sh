@@ -13,8 +13,10 @@
 # cpu_source=cgroup). NAME=VALUE pairs become ovc parameters
 # (OVC_PARAM1..3); BENCH_RCVBUF_UDP=N sets the rcvbuf_udp modparam (UDP
 # receive buffer, messages; unset: Kamailio's size). Kamailio runs inside the proxy host, in the CPU-capped
-# cgroup, with every capability dropped. Its control socket is
-# $BENCH_STATE/proxy.ctl.
+# cgroup, with every capability dropped (BENCH_PROXY_KEEP_CAPS=1: with
+# root's, as a production Kamailio has them at start; the kernel stage,
+# modparam kstage, needs them to load its socket filter). Its control
+# socket is $BENCH_STATE/proxy.ctl.
 #
 # ALG ovc-NAME: ovc with algorithm NAME (ovc-none: ovc loaded, deciding
 # nothing, e.g. for its modparams). BENCH_DEFINES="A=1 B" adds -A defines
@@ -100,7 +102,10 @@ cmd_start() {
 	echo "kamailio -f $cfg ${kargs[*]}" >"$dir/kamailio.cmd"
 	# the core (host proxy) in the capped group: the shell moves itself
 	# into each of its cgroup.procs, then becomes kamailio
-	local -a cgf=()
+	local -a cgf=() nocap=("$BENCH_BIN/ovc-caps" drop --)
+	# the kernel stage loads its socket filter at start: it needs the
+	# capabilities a production Kamailio has before it drops to its user
+	[ "${BENCH_PROXY_KEEP_CAPS:-0}" = 1 ] && nocap=()
 	if [ "$BENCH_PROXY_HOST" = proxy ] && [ -n "$BENCH_CG" ] &&
 		[ -d "$BENCH_CG" ]; then
 		mapfile -t cgf < <(cg_procs_files "$BENCH_CG")
@@ -111,7 +116,7 @@ cmd_start() {
 			echo $$ >"$1" || exit 1; shift; n=$((n - 1))
 		done
 		exec "$@"' sh "${#cgf[@]}" "${cgf[@]}" \
-		"$BENCH_BIN/ovc-caps" drop -- \
+		"${nocap[@]}" \
 		kamailio -f "$cfg" -DD -E -P "$dir/kamailio.pid" -Y "$dir/run" \
 		-m "${BENCH_SHM_MB:-1024}" "${kargs[@]}" \
 		>"$dir/kamailio.log" 2>&1 &

@@ -14,7 +14,8 @@
 # An arm LABEL=ALG:NAME=VALUE[:NAME=VALUE...] runs ALG with those ovc
 # parameters and is named LABEL (e.g. occ95=occ:occ.target=0.95); a NAME
 # starting with OVC_ is a define of configs/ovc-proxy.cfg instead (a
-# modparam, e.g. occks=occ:OVC_KSTAGE=1).
+# modparam), one starting with BENCH_ a setting of bench/ for its runs
+# (e.g. occks=occ:OVC_KSTAGE=1:BENCH_PROXY_KEEP_CAPS=1).
 # The module is copied once into DIR/ovc.so and every run loads that copy
 # (its digest is each run's meta ovc_so_md5): a rebuild during the sweep
 # does not change what is measured. A run whose summary.json exists is
@@ -61,13 +62,14 @@ if [ -f "$BENCH_TOP/modules/ovc/ovc.so" ] && [ ! -f "$dir/ovc.so" ]; then
 	cp "$BENCH_TOP/modules/ovc/ovc.so" "$dir/ovc.so"
 fi
 [ -f "$dir/ovc.so" ] && export BENCH_OVC_SO="$dir/ovc.so"
-# arm_args ARM: $a (the arm's name), aa (run.sh's -a, -L, -P) and ad (its
-# defines, BENCH_DEFINES)
+# arm_args ARM: $a (the arm's name), aa (run.sh's -a, -L, -P), ad (its
+# defines, BENCH_DEFINES) and ae (its BENCH_ settings, for env)
 arm_args() {
 	local spec p
 	a=$1
 	aa=(-a "$1")
 	ad=${BENCH_DEFINES:-}
+	ae=()
 	[[ "$1" == *=* ]] || return 0
 	a=${1%%=*} spec=${1#*=}
 	[[ "$a" =~ ^[A-Za-z0-9_.-]+$ && "$spec" == *:* ]] ||
@@ -77,6 +79,8 @@ arm_args() {
 	for spec in "${p[@]}"; do
 		if [[ "$spec" == OVC_* ]]; then
 			ad+=" $spec"
+		elif [[ "$spec" == BENCH_*=* ]]; then
+			ae+=("$spec")
 		else
 			aa+=(-P "$spec")
 		fi
@@ -94,7 +98,8 @@ for ((k = 1; k <= runs; k++)); do
 			say "sweep $n/$total: $arm at r = $r (run $k of $runs)"
 			lock=()
 			[ "$lock_per_run" = yes ] && lock=(env -u OVC_LOAD_LOCKED)
-			BENCH_DEFINES=$ad "${lock[@]}" "$here/run.sh" "${aa[@]}" \
+			env BENCH_DEFINES="$ad" "${ae[@]}" "${lock[@]}" \
+				"$here/run.sh" "${aa[@]}" \
 				-p constant -r "$r" \
 				-d "$dur" -w 3 "${nr[@]}" -o "$run" >/dev/null 2>"$run.log" ||
 				say "  run failed: $run.log"
