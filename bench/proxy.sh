@@ -12,11 +12,11 @@
 # or any ovc algorithm (ovc-proxy.cfg with modules/ovc/ovc.so,
 # cpu_source=cgroup). NAME=VALUE pairs become ovc parameters
 # (OVC_PARAM1..3); BENCH_RCVBUF_UDP=N sets the rcvbuf_udp modparam (UDP
-# receive buffer, messages; unset: Kamailio's size). Kamailio runs inside the proxy host, in the CPU-capped
-# cgroup, with every capability dropped (BENCH_PROXY_KEEP_CAPS=1: with
-# root's, as a production Kamailio has them at start; the kernel stage,
-# modparam kstage, needs them to load its socket filter). Its control
-# socket is $BENCH_STATE/proxy.ctl.
+# receive buffer, messages; unset: Kamailio's size). Kamailio runs inside
+# the proxy host, in the CPU-capped cgroup, with every capability dropped
+# but CAP_BPF and CAP_PERFMON (ovc's kernel stage loads its socket filter
+# at start, as a production Kamailio can before it drops to its user). Its
+# control socket is $BENCH_STATE/proxy.ctl.
 #
 # ALG ovc-NAME: ovc with algorithm NAME (ovc-none: ovc loaded, deciding
 # nothing, e.g. for its modparams). BENCH_DEFINES="A=1 B" adds -A defines
@@ -102,10 +102,9 @@ cmd_start() {
 	echo "kamailio -f $cfg ${kargs[*]}" >"$dir/kamailio.cmd"
 	# the core (host proxy) in the capped group: the shell moves itself
 	# into each of its cgroup.procs, then becomes kamailio
-	local -a cgf=() nocap=("$BENCH_BIN/ovc-caps" drop --)
-	# the kernel stage loads its socket filter at start: it needs the
-	# capabilities a production Kamailio has before it drops to its user
-	[ "${BENCH_PROXY_KEEP_CAPS:-0}" = 1 ] && nocap=()
+	# the kernel stage loads its socket filter at start: CAP_BPF and
+	# CAP_PERFMON (the verifier's checks for a privileged program) stay
+	local -a cgf=() nocap=("$BENCH_BIN/ovc-caps" drop --keep bpf,perfmon --)
 	if [ "$BENCH_PROXY_HOST" = proxy ] && [ -n "$BENCH_CG" ] &&
 		[ -d "$BENCH_CG" ]; then
 		mapfile -t cgf < <(cg_procs_files "$BENCH_CG")

@@ -15,7 +15,7 @@
 # parameters and is named LABEL (e.g. occ95=occ:occ.target=0.95); a NAME
 # starting with OVC_ is a define of configs/ovc-proxy.cfg instead (a
 # modparam), one starting with BENCH_ a setting of bench/ for its runs
-# (e.g. occks=occ:OVC_KSTAGE=1:BENCH_PROXY_KEEP_CAPS=1).
+# (e.g. occ-rb0=occ:OVC_RCVBUF_UDP=0:BENCH_SHM_MB=512).
 # The module is copied once into DIR/ovc.so and every run loads that copy
 # (its digest is each run's meta ovc_so_md5): a rebuild during the sweep
 # does not change what is measured. A run whose summary.json exists is

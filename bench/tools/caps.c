@@ -6,10 +6,13 @@
  *   ovc-caps check CAP...       exit 0 if every CAP (e.g. net_admin) is in
  *                               the effective set, else name the missing
  *                               ones and exit 1
- *   ovc-caps drop -- CMD ARG... drop every capability (bounding, ambient,
- *                               effective, permitted, inheritable) and
- *                               exec CMD: load generators and the proxy
- *                               run without privileges
+ *   ovc-caps drop [--keep CAP,...] -- CMD ARG...
+ *                               drop every capability (bounding, ambient,
+ *                               effective, permitted, inheritable) but
+ *                               the CAPs kept (e.g. bpf) and exec CMD:
+ *                               load generators and the proxy run without
+ *                               privileges (the proxy keeps bpf for ovc's
+ *                               kernel stage, which loads at its start)
  */
 
 #include <errno.h>
@@ -52,13 +55,49 @@ static int caps_check(int argc, char **argv)
 	return missing ? 1 : 0;
 }
 
-static int caps_drop_all(void)
+#define KEEP_MAX 8
+
+/* Parses "bpf,net_admin" into keep[] (at most KEEP_MAX). Returns how
+ * many, or -1 naming the one not known. */
+static int caps_parse(const char *list, cap_value_t *keep)
+{
+	char buf[256], name[64], *t, *save = NULL;
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", list);
+	for(t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		snprintf(name, sizeof(name), "cap_%s", t);
+		if(n == KEEP_MAX || cap_from_name(name, &keep[n]) < 0) {
+			fprintf(stderr, "ovc-caps: unknown or too many: %s\n", t);
+			return -1;
+		}
+		n++;
+	}
+	return n;
+}
+
+static int kept(cap_value_t v, const cap_value_t *keep, int nkeep)
+{
+	int i;
+
+	for(i = 0; i < nkeep; i++)
+		if(keep[i] == v)
+			return 1;
+	return 0;
+}
+
+/* Drops every capability but the nkeep in keep[], which stay in the
+ * bounding, permitted and effective sets (so that root keeps them across
+ * the exec that follows, no_new_privs set). */
+static int caps_drop_all(const cap_value_t *keep, int nkeep)
 {
 	cap_t caps;
 	cap_value_t v;
 
 	/* the bounding set first: it needs CAP_SETPCAP, dropped below */
 	for(v = 0; v <= CAP_LAST_CAP; v++) {
+		if(kept(v, keep, nkeep))
+			continue;
 		if(CAP_IS_SUPPORTED(v) && cap_drop_bound(v) < 0
 				&& errno != EINVAL) {
 			perror("ovc-caps: cap_drop_bound");
@@ -70,6 +109,14 @@ static int caps_drop_all(void)
 		return -1;
 	}
 	caps = cap_init();
+	if(caps != NULL && nkeep > 0
+			&& (cap_set_flag(caps, CAP_PERMITTED, nkeep, keep, CAP_SET) < 0
+					|| cap_set_flag(caps, CAP_EFFECTIVE, nkeep, keep, CAP_SET)
+							   < 0)) {
+		perror("ovc-caps: cap_set_flag");
+		cap_free(caps);
+		return -1;
+	}
 	if(caps == NULL || cap_set_proc(caps) < 0) {
 		perror("ovc-caps: cap_set_proc");
 		if(caps)
@@ -88,7 +135,7 @@ static int caps_drop_all(void)
 static void usage(void)
 {
 	fprintf(stderr, "usage: ovc-caps check CAP...\n"
-					"       ovc-caps drop -- CMD [ARG...]\n");
+					"       ovc-caps drop [--keep CAP,...] -- CMD [ARG...]\n");
 }
 
 int main(int argc, char **argv)
@@ -102,14 +149,23 @@ int main(int argc, char **argv)
 	if(strcmp(argv[1], "check") == 0)
 		return caps_check(argc - 2, argv + 2);
 	if(strcmp(argv[1], "drop") == 0) {
+		cap_value_t keep[KEEP_MAX];
+		int nkeep = 0;
+
 		i = 2;
+		if(i + 1 < argc && strcmp(argv[i], "--keep") == 0) {
+			nkeep = caps_parse(argv[i + 1], keep);
+			if(nkeep < 0)
+				return 2;
+			i += 2;
+		}
 		if(i < argc && strcmp(argv[i], "--") == 0)
 			i++;
 		if(i >= argc) {
 			usage();
 			return 2;
 		}
-		if(caps_drop_all() < 0)
+		if(caps_drop_all(keep, nkeep) < 0)
 			return 1;
 		execvp(argv[i], argv + i);
 		fprintf(stderr, "ovc-caps: exec %s: %s\n", argv[i],

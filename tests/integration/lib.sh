@@ -141,8 +141,12 @@ kam_start() {
 		"${run[@]}" "${args[@]}" >"$T_DIR/$name.log" 2>&1 &
 	fi
 	T_PIDS+=("$!")
+	# up once the control socket answers: its process is a child, so the
+	# main process has forked its workers by then (mod_init may take a
+	# while, e.g. to load the kernel stage's filter)
 	for _ in $(seq 1 "${KAM_START_TENTHS:-100}"); do
-		if [ -S "$ctlf" ] && [ -s "$T_DIR/$name.pid" ]; then
+		if [ -S "$ctlf" ] && [ -s "$T_DIR/$name.pid" ] &&
+			kamcmd -s "$CTL" core.version >/dev/null 2>&1; then
 			T_KPID=$(cat "$T_DIR/$name.pid")
 			T_PIDS+=("$T_KPID")
 			return 0
