@@ -34,4 +34,12 @@ unsigned long long ovc_kstage_dropped(void);
 /* The share of initial INVITEs the kernel drops now, [0, 1]. */
 double ovc_kstage_share(void);
 
+/* Does the stage hold an overload? 1 while it drops calls (share in
+ * force above 0) because the last epoch's refusals exceeded what the 503
+ * budget pays for (the split's target above 0): the drops empty the
+ * receive queue the overload is judged by, and are its evidence then
+ * (ovc_onset.h). 0 once the refusals fit the budget (the share then
+ * decays and the queues decide). */
+int ovc_kstage_holds(void);
+
 #endif

@@ -328,6 +328,12 @@ double ovc_kstage_share(void)
 	return ks != NULL ? ovc_dload(&ks->share) : 0;
 }
 
+int ovc_kstage_holds(void)
+{
+	return ks != NULL && ovc_dload(&ks->share) > 0
+		   && ovc_dload(&ks->target) > 0;
+}
+
 const struct ovc_part ovc_part_kstage = {
 		.name = "kernel stage",
 		.init = ks_init,

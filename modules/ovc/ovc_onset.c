@@ -9,6 +9,7 @@
 
 #include "ovc/onset.h"
 
+#include "ovc_kstage.h"
 #include "ovc_onset.h"
 #include "ovc_part.h"
 #include "ovc_sampler.h"
@@ -132,6 +133,14 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 								  (TCP, TLS): the controller acts, as in
 								  its paper */
 		why = "unmeasured (TCP, TLS)";
+	}
+	if(ovc_kstage_holds()) {
+		why = "the kernel stage drops calls";
+		least = rx = INFINITY; /* its drops empty the receive queue: while
+								  the refusals exceed the 503 budget, the
+								  drops are the evidence (noted in
+								  overload only: the share is 0 out of
+								  it) */
 	}
 	if(2 * window_held > window_epochs) {
 		why = "held down by pi's refusals";
