@@ -43,13 +43,14 @@ double ovc_ksplit_step(struct ovc_ksplit *s, const struct ovc_ksplit_params *p,
 		s->target = 0;
 		return 0;
 	}
-	if(!(in->dt_s > 0) || in->offered + in->kdropped == 0)
+	if(!(in->dt_s > 0) || in->offered == 0)
 		return s->share;
 	cost_update(s, p, in);
 	if(!(s->cost > 0))
 		return s->share; /* no refusal measured yet: nothing to weigh */
 	s->affordable = p->budget / s->cost;
-	arrivals = (double)(in->offered + in->kdropped) / in->dt_s;
+	/* the calls reaching the filter: ovc saw 1 - share of them */
+	arrivals = (double)in->offered / in->dt_s / (1.0 - s->share);
 	fwd = (double)in->admitted / in->dt_s;
 	refused = arrivals > fwd ? arrivals - fwd : 0;
 	t = (refused - s->affordable) / arrivals;

@@ -7,12 +7,17 @@
  *                                                   smoothed; unknown
  *                                                   until enough refusals)
  *   503s affordable   A = budget / c                (refusals/s)
- *   arrivals          L = INVITEs offered to ovc + the kernel's drops, /s
+ *   arrivals          L = O / (1 - s), O the INVITEs offered to ovc /s,
+ *                     s the share in force: the calls that reach the
+ *                     filter (it drops a share of calls, every
+ *                     transmission of one alike, so its own drop count,
+ *                     swollen by the dropped calls' retransmissions, is
+ *                     not the calls it dropped)
  *   forwarded         a = INVITEs ovc admitted, /s (f = a / L)
  *   refused           R = L - a = (1 - f) L
  *
  * The kernel should drop what ovc cannot afford to answer, R - A, out of
- * every initial INVITE it sees (it cannot tell those ovc would admit):
+ * every call it sees (it cannot tell those ovc would admit):
  *
  *   share = (R - A) / L = (1 - f) (1 - A / ((1 - f) L)),
  *
@@ -41,7 +46,6 @@ struct ovc_ksplit_in
 	uint64_t offered;  /* initial INVITEs offered to ovc */
 	uint64_t admitted; /* of them forwarded (admitted, dequeued too) */
 	uint64_t refused;  /* of them answered with a refusal */
-	uint64_t kdropped; /* initial INVITEs the kernel dropped */
 	double cpu_reject; /* CPU spent refusing, fraction of capacity */
 	int may_act;	   /* 1: overload evident, enforcing, no reason
 						   against the stage */

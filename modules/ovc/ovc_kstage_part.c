@@ -70,7 +70,7 @@ static int loaded; /* this process holds the program and maps */
 
 /* ticker only */
 static struct ovc_ksplit split;
-static uint64_t rejected_last, kdropped_last;
+static uint64_t rejected_last;
 static uint64_t drops_at[OVC_SLOTS];
 
 /* The reason the stage may not act at all (NULL: it may). */
@@ -203,7 +203,6 @@ static void ks_apply(const struct ovc_ctl *ctl, const struct ovc_measure *m,
 	struct ovc_ksplit_params p = {
 			ovc_kstage_budget / 100.0, KS_WEIGHT, KS_MAX, KS_MIN_REFUSALS};
 	uint64_t rej = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_REJECTED]);
-	uint64_t kd = atomic_load(&ks->k[K_DROPPED]);
 	struct ovc_ksplit_in in;
 	double share;
 
@@ -213,11 +212,9 @@ static void ks_apply(const struct ovc_ctl *ctl, const struct ovc_measure *m,
 	in.offered = m->offered[OVC_CLASS_INVITE];
 	in.admitted = m->admitted[OVC_CLASS_INVITE];
 	in.refused = rej >= rejected_last ? rej - rejected_last : rej;
-	in.kdropped = kd >= kdropped_last ? kd - kdropped_last : 0;
 	in.cpu_reject = m->cpu_reject;
 	in.may_act = may_act();
 	rejected_last = rej;
-	kdropped_last = kd;
 	share = ovc_ksplit_step(&split, &p, &in);
 	if(share != ovc_dload(&ks->share)
 			&& ovc_ksb_set_share(&ksb, (uint64_t)(share * OVC_KS_ONE)) < 0)
