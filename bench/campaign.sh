@@ -173,7 +173,7 @@ cmd_report() {
 
 with_testbed() {
 	local brought_up=no rc=0
-	[ -x "$BENCH_BIN/ovc-merge" ] || make -C "$BENCH_TOP" -s bench-tools
+	make -C "$BENCH_TOP" -s bench-tools # stale tools rebuilt too
 	if ! bench_is_up; then
 		"$here/testbed.sh" up
 		brought_up=yes

@@ -23,7 +23,7 @@ dur=${BENCH_DEMO_S:-20}
 export BENCH_OUT="$BENCH_OUT/demo"
 out=$BENCH_OUT
 
-[ -x "$BENCH_BIN/ovc-merge" ] || make -C "$BENCH_TOP" -s bench-tools
+make -C "$BENCH_TOP" -s bench-tools # stale tools rebuilt too
 [ -f "$BENCH_TOP/modules/ovc/ovc.so" ] ||
 	die "modules/ovc/ovc.so missing: run 'make' first"
 brought_up=no

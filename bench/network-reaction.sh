@@ -69,7 +69,7 @@ else
 	brought_up=yes
 fi
 trap '[ "$brought_up" = yes ] && "$here/testbed.sh" down' EXIT
-[ -x "$BENCH_BIN/ovc-merge" ] || make -C "$BENCH_TOP" -s bench-tools
+make -C "$BENCH_TOP" -s bench-tools # stale tools rebuilt too
 if [ -z "${BENCH_OVC_SO:-}" ] && [ "${ANALYSE_ONLY:-0}" != 1 ]; then
 	cp "$BENCH_TOP/modules/ovc/ovc.so" "$RAW/ovc-reaction.so"
 	export BENCH_OVC_SO=$RAW/ovc-reaction.so
