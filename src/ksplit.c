@@ -43,18 +43,24 @@ double ovc_ksplit_step(struct ovc_ksplit *s, const struct ovc_ksplit_params *p,
 		s->target = 0;
 		return 0;
 	}
-	if(!(in->dt_s > 0) || in->offered == 0)
+	if(!(in->dt_s > 0))
 		return s->share;
-	cost_update(s, p, in);
-	if(!(s->cost > 0))
-		return s->share; /* no refusal measured yet: nothing to weigh */
-	s->affordable = p->budget / s->cost;
-	/* the calls reaching the filter: ovc saw 1 - share of them */
-	arrivals = (double)in->offered / in->dt_s / (1.0 - s->share);
-	fwd = (double)in->admitted / in->dt_s;
-	refused = arrivals > fwd ? arrivals - fwd : 0;
-	t = (refused - s->affordable) / arrivals;
-	t = t < 0 ? 0 : t > p->max ? p->max : t;
+	if(in->offered == 0 && s->share == 0)
+		return 0; /* nothing offered, nothing dropped */
+	if(in->offered > 0) {
+		cost_update(s, p, in);
+		if(!(s->cost > 0))
+			return s->share; /* no refusal measured yet: nothing to weigh */
+		s->affordable = p->budget / s->cost;
+		/* the calls reaching the filter: ovc saw 1 - share of them */
+		arrivals = (double)in->offered / in->dt_s / (1.0 - s->share);
+		fwd = (double)in->admitted / in->dt_s;
+		refused = arrivals > fwd ? arrivals - fwd : 0;
+		t = (refused - s->affordable) / arrivals;
+		t = t < 0 ? 0 : t > p->max ? p->max : t;
+	} else {
+		t = 0; /* share < max < 1 passes some of every call: none came */
+	}
 	s->target = t;
 	s->share += p->weight * (t - s->share);
 	if(s->share < 1e-6)

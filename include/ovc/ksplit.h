@@ -67,7 +67,9 @@ int ovc_ksplit_check(const struct ovc_ksplit_params *p);
 
 /* One epoch: updates s from in under p (checked). Returns the drop share
  * in force, [0, p->max] (a fraction of initial INVITEs). An epoch with
- * dt_s <= 0 or no arrivals keeps the share (0 when !may_act). */
+ * dt_s <= 0 keeps the share (0 when !may_act); one in which no INVITE
+ * reached ovc while the filter dropped a share below 1 saw no call at
+ * all: its target is 0, and the share decays toward it. */
 double ovc_ksplit_step(struct ovc_ksplit *s, const struct ovc_ksplit_params *p,
 		const struct ovc_ksplit_in *in);
 

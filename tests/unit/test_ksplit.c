@@ -90,8 +90,14 @@ START_TEST(test_ksplit_unknown_and_smoothing)
 	/* ovc now sees 11000 of the 16000, refuses 10000 at 0.4 (c = 4e-5):
 	 * the target is still 0.625, half-way from 0.3125 */
 	ck_assert_double_eq_tol(epoch(&s, &p, 16000, 1000, 0.4, 1), 0.46875, 1e-12);
-	/* an empty epoch keeps it */
-	ck_assert_double_eq_tol(epoch(&s, &p, 0, 0, 0, 1), 0.46875, 1e-12);
+	/* an epoch with no dt keeps it */
+	ck_assert_double_eq_tol(ovc_ksplit_step(&s, &p,
+									&(struct ovc_ksplit_in){.may_act = 1}),
+			0.46875, 1e-12);
+	/* no call at all (the flood over, the retransmissions of the calls
+	 * dropped before also gone): the target is 0, the share decays */
+	ck_assert_double_eq_tol(epoch(&s, &p, 0, 0, 0, 1), 0.234375, 1e-12);
+	ck_assert(s.target == 0);
 	ck_assert_int_eq(ovc_ksplit_check(&p), 0);
 	p.max = 1.0;
 	ck_assert_int_eq(ovc_ksplit_check(&p), -1);
