@@ -205,7 +205,7 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 {
 	int ack_cancel = r->m == OVC_M_ACK || r->m == OVC_M_CANCEL;
 	int initial = r->c == OVC_CLASS_INVITE && !ack_cancel;
-	int ctl, aged, age_on;
+	int ctl, aged, late, age_on;
 	int64_t age = -1;
 
 	memset(v, 0, sizeof(*v));
@@ -240,13 +240,20 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 	 * overload is evident (a wait past T1/2 makes it so, ovc_onset.h) */
 	aged = age_on && cfg->overloaded
 		   && ovc_rxq_too_old(age, cfg->max_age_ms);
-	if(aged) {
+	/* a call whose first INVITE was dropped unseen (by the kernel stage,
+	 * or by a full receive buffer) comes back on a retransmission T1 or
+	 * more later: its caller has waited that long, admitting it now
+	 * spends a call's work on a setup that cannot be timely */
+	late = !aged && age_on && cfg->overloaded && src->call_age_ns != NULL
+		   && ovc_rxq_too_old(src->call_age_ns(src->ctx), cfg->max_age_ms);
+	if(aged || late) {
 		/* waited past max_age_ms before anyone could look at it: the
 		 * caller has retransmitted already, answer at once */
 		if(cfg->dry_run)
 			verdict(v, OVC_ADM_ADMIT, OVC_ADMF_WOULD);
 		else
-			refuse(st, cfg, r, v, OVC_ADMF_AGED);
+			refuse(st, cfg, r, v,
+					OVC_ADMF_AGED | (late ? OVC_ADMF_LATE : 0));
 		return;
 	}
 	if(!ctl) {

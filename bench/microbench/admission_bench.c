@@ -139,7 +139,7 @@ int main(int argc, char **argv)
 	struct ovc_acceptor acc, acc_arrival;
 	struct ovc_adm_state st;
 	struct ovc_adm_cfg cfg;
-	struct ovc_adm_sources src = {NULL, no_age, NULL, NULL};
+	struct ovc_adm_sources src = {NULL, no_age, NULL, NULL, NULL};
 	long iters = argc > 1 ? atol(argv[1]) : 1000000;
 	double t0, ns, best[3] = {1e30, 1e30, 1e30}, stamp;
 	volatile unsigned sink = 0;

@@ -111,6 +111,12 @@ struct ovc_adm_sources
 	 * unknown (never too old). Asked once per initial INVITE the
 	 * sequence controls or age-checks. NULL: unknown. */
 	int64_t (*age_ns)(void *ctx);
+	/* How long ago this initial INVITE's call was first seen (its first
+	 * transmission: a retransmission of a call that never got through is
+	 * as old as its caller's wait), ns; -1 unknown or admitted before.
+	 * Asked only while overload is evident, of an INVITE neither
+	 * remembered nor too old by age_ns. NULL: unknown. */
+	int64_t (*call_age_ns)(void *ctx);
 	/* The in-dialog limit for an in-dialog request of method m (asked
 	 * when the algorithm has dialog_limits; dry: a dry run, count but do
 	 * not refuse). NULL: pass. */
@@ -155,6 +161,9 @@ enum ovc_adm_act
 /* with NEXT_HOP: its send queue held more than sendq_max (002's smart
  * forwarding) */
 #define OVC_ADMF_SEND_QUEUE 0x400u
+/* with AGED: its call was first seen past max_age_ms ago (a late
+ * retransmission of a call never admitted) */
+#define OVC_ADMF_LATE 0x800u
 
 /* The verdict. */
 struct ovc_adm_verdict

@@ -23,8 +23,7 @@ struct ovc_ks_share
 struct ovc_ks_stats
 {
 	unsigned long long invites; /* datagrams starting "INVITE " */
-	unsigned long long initial; /* of them judged initial INVITEs (only
-								   while the share is above 0) */
+	unsigned long long initial; /* of them judged initial INVITEs */
 	unsigned long long unsure;	/* of them not judged within the bounds */
 	unsigned long long spared;	/* initial INVITEs of admitted calls */
 	unsigned long long dropped; /* initial INVITEs dropped */
@@ -38,12 +37,18 @@ struct ovc_ks_stats
  * module when it admits or queues an initial INVITE. */
 #define OVC_KS_ADMITTED_MAX 65536u
 
+/* Map 4, "ovc_ks_seen": array (BPF_F_MMAPABLE), OVC_KS_SEEN_SLOTS 64-bit
+ * slots (ovc/kstage_seen.h): when each call's first INVITE was seen,
+ * noted by the filter, read and marked admitted by the module through
+ * its mapping. */
+
 enum ovc_ks_map
 {
 	OVC_KS_MAP_SHARE = 0,
 	OVC_KS_MAP_STATS,
 	OVC_KS_MAP_WORK,
 	OVC_KS_MAP_ADMITTED,
+	OVC_KS_MAP_SEEN,
 	OVC_KS_MAP_COUNT
 };
 

@@ -64,6 +64,8 @@ void ovc_account(const struct ovc_adm_verdict *v, enum ovc_sip_method m,
 		ovc_count_event(OVC_E_REPLY);
 	if(v->flags & OVC_ADMF_AGED)
 		ovc_count_event(OVC_E_AGE_REJECT);
+	if(v->flags & OVC_ADMF_LATE)
+		ovc_count_event(OVC_E_LATE_REJECT);
 }
 
 void ovc_account_dequeued(

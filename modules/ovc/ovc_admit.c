@@ -70,8 +70,18 @@ void ovc_admit_settings(struct ovc_adm_cfg *cfg)
 	cfg->sendq_max = ovc_tcp_sendq_max; /* read by the next hop's verdict */
 }
 
+/* What the sources below see of the request being decided. */
+struct src_ctx
+{
+	int fd;			  /* the UDP socket it was read from, -1: not UDP */
+	const char *buf;  /* the datagram */
+	size_t len;		  /* its length */
+	uint64_t callkey; /* its Call-ID's hash for the kernel stage, 0: not
+						 computed (or not an INVITE the stage judges) */
+};
+
 /* How long the initial INVITE this process just read from UDP socket
- * *(int *)ctx (-1: not UDP) waited in the kernel's receive queue, ns: its
+ * c->fd (-1: not UDP) waited in the kernel's receive queue, ns: its
  * kernel receive timestamp (SIOCGSTAMPNS, which reports the datagram a
  * process read from the socket last: exact with one receiver per socket,
  * else the newest datagram read by any of them, so ages come out low),
@@ -79,7 +89,7 @@ void ovc_admit_settings(struct ovc_adm_cfg *cfg)
  * Noted for the overload evidence (ovc_onset.h). */
 static int64_t src_age(void *ctx)
 {
-	int fd = *(int *)ctx;
+	int fd = ((struct src_ctx *)ctx)->fd;
 	int64_t age;
 
 	if(fd < 0)
@@ -95,6 +105,17 @@ static int64_t src_age(void *ctx)
 	}
 	ovc_onset_note_rx(age);
 	return age;
+}
+
+/* How long ago the kernel stage first saw this INVITE's call, ns (-1:
+ * unknown, or admitted before). */
+static int64_t src_call_age(void *ctx)
+{
+	struct src_ctx *c = ctx;
+
+	if(c->fd < 0 || c->buf == NULL)
+		return -1;
+	return ovc_kstage_call_age_ns(c->buf, c->len, &c->callkey);
 }
 
 /* R-SOCA's in-dialog DoS limit (004 §III-B). */
@@ -119,13 +140,15 @@ static int src_burst(void *ctx, enum ovc_class c)
 void ovc_admit_decide(const struct ovc_adm_cfg *cfg,
 		const struct ovc_adm_req *r, int fd, struct ovc_adm_verdict *v)
 {
-	struct ovc_adm_sources src = {&fd, src_age, src_dialog, src_burst};
+	struct src_ctx c = {fd, r->buf, r->len, 0};
+	struct ovc_adm_sources src = {
+			&c, src_age, src_call_age, src_dialog, src_burst};
 
 	ovc_adm_decide(ovc_admit_state(), cfg, &src, r, v);
 	/* a call admitted under overload: the kernel stage spares it */
 	if(r->c == OVC_CLASS_INVITE && cfg->overloaded && !cfg->dry_run
 			&& (v->act == OVC_ADM_ADMIT || v->act == OVC_ADM_QUEUE))
-		ovc_kstage_admitted(r->buf, r->len);
+		ovc_kstage_admitted(r->buf, r->len, c.callkey);
 }
 
 void ovc_admit_enqueue(const struct ovc_adm_cfg *cfg,

@@ -20,6 +20,7 @@
 #include "ovc/emerg.h"
 #include "ovc/ksplit.h"
 #include "ovc/kstage_scan.h"
+#include "ovc/kstage_seen.h"
 
 #include "bpf/ovc_kstage_bpf.h"
 #include "ovc_kstage.h"
@@ -65,7 +66,7 @@ struct ks_shm
 };
 
 static struct ks_shm *ks;
-static struct ovc_ksb ksb = {{-1, -1, -1, -1}, -1, 0, ""};
+static struct ovc_ksb ksb = {{-1, -1, -1, -1, -1}, -1, 0, NULL, ""};
 static int loaded; /* this process holds the program and maps */
 
 /* ticker only */
@@ -299,17 +300,48 @@ static void ks_destroy(void)
 	ks = NULL;
 }
 
-void ovc_kstage_admitted(const char *buf, size_t len)
+/* The Call-ID hash of the initial INVITE buf (len bytes) as the filter
+ * computes it, or 0 when the filter would not judge it (it passes). */
+static uint64_t call_key(const char *buf, size_t len)
 {
 	static struct ovc_ks_work w;
 	size_t n = len < OVC_KS_SCAN ? len : OVC_KS_SCAN;
 
-	if(!loaded)
-		return;
 	memcpy(w.b, buf, n);
 	if(ovc_ks_classify(&w, (unsigned)n) != OVC_KS_INVITE)
+		return 0;
+	return w.key;
+}
+
+static uint32_t now_ms(void)
+{
+	return (uint32_t)(ovc_now_ns() / 1000000);
+}
+
+int64_t ovc_kstage_call_age_ns(const char *buf, size_t len, uint64_t *key)
+{
+	long long age;
+
+	if(!loaded)
+		return -1;
+	if(*key == 0)
+		*key = call_key(buf, len);
+	if(*key == 0)
+		return -1;
+	age = ovc_ksb_seen_age_ms(&ksb, *key, now_ms());
+	return age < 0 ? -1 : (int64_t)age * 1000000;
+}
+
+void ovc_kstage_admitted(const char *buf, size_t len, uint64_t key)
+{
+	if(!loaded)
+		return;
+	if(key == 0)
+		key = call_key(buf, len);
+	if(key == 0)
 		return; /* the filter passes it anyway */
-	if(ovc_ksb_admit(&ksb, w.key, (uint32_t)ovc_now_sec_coarse()) < 0)
+	ovc_ksb_seen_admit(&ksb, key, now_ms());
+	if(ovc_ksb_admit(&ksb, key, (uint32_t)ovc_now_sec_coarse()) < 0)
 		atomic_fetch_add_explicit(&ks->push_errors, 1, memory_order_relaxed);
 	else
 		atomic_fetch_add_explicit(&ks->pushes, 1, memory_order_relaxed);

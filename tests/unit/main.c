@@ -49,6 +49,7 @@ int main(void)
 	srunner_add_suite(sr, make_suite_ocloop());
 	srunner_add_suite(sr, make_suite_oc7339());
 	srunner_add_suite(sr, make_suite_kstage_scan());
+	srunner_add_suite(sr, make_suite_kstage_seen());
 	srunner_add_suite(sr, make_suite_kstage_prog());
 	srunner_add_suite(sr, make_suite_ksplit());
 	srunner_run_all(sr, CK_NORMAL);

@@ -44,6 +44,7 @@ Suite *make_suite_nexthop(void);
 Suite *make_suite_ocloop(void);
 Suite *make_suite_oc7339(void);
 Suite *make_suite_kstage_scan(void);
+Suite *make_suite_kstage_seen(void);
 Suite *make_suite_kstage_prog(void);
 Suite *make_suite_ksplit(void);
 

@@ -65,6 +65,8 @@ static struct ovc_adm_sources src;
 /* fake sources */
 static int64_t fake_age = -1;
 static int age_asked;
+static int64_t fake_call_age = -1;
+static int call_age_asked;
 static enum ovc_adm_dialog fake_dialog = OVC_ADM_DIALOG_PASS;
 static int fake_burst = 1;
 
@@ -72,6 +74,12 @@ static int64_t age_of(void *ctx)
 {
 	age_asked++;
 	return fake_age;
+}
+
+static int64_t call_age_of(void *ctx)
+{
+	call_age_asked++;
+	return fake_call_age;
 }
 
 static enum ovc_adm_dialog dialog_of(void *ctx, enum ovc_sip_method m, int dry)
@@ -106,10 +114,13 @@ static void setup(void)
 	cfg.overloaded = 1;
 	src.ctx = NULL;
 	src.age_ns = age_of;
+	src.call_age_ns = call_age_of;
 	src.dialog = dialog_of;
 	src.burst = burst_of;
 	fake_age = -1;
 	age_asked = 0;
+	fake_call_age = -1;
+	call_age_asked = 0;
 	fake_dialog = OVC_ADM_DIALOG_PASS;
 	fake_burst = 1;
 }
@@ -324,6 +335,65 @@ START_TEST(test_age_only_in_overload)
 	cfg.overloaded = 1;
 	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_REJECT);
 	ck_assert_uint_eq(v.flags, OVC_ADMF_AGED);
+}
+END_TEST
+
+/* A call first seen past max_age_ms ago (its first INVITE dropped
+ * unseen, this one a retransmission) is refused under overload like an
+ * INVITE that waited that long; asked only under overload, of an INVITE
+ * not remembered and not too old already; below overload, admitted. */
+START_TEST(test_late_call)
+{
+	struct ovc_adm_verdict v;
+
+	cfg.max_age_ms = 100;
+	fake_age = 10 * OVC_NS_PER_MS;
+	fake_call_age = 510 * OVC_NS_PER_MS;
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_REJECT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_AGED | OVC_ADMF_LATE);
+	ck_assert_int_eq(call_age_asked, 1);
+	/* its next retransmission, once the 503 is sent: the memory answers,
+	 * nothing asked */
+	ovc_adm_replied(&st, &cfg, &v);
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_REJECT);
+	ck_assert_int_eq(call_age_asked, 1);
+	/* a fresh call, or one the stage does not know: admitted */
+	fake_call_age = 20 * OVC_NS_PER_MS;
+	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, 0);
+	ovc_rejmem_init(mem);
+	fake_call_age = -1;
+	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_ADMIT);
+	/* too old by its own wait: AGED alone, the call's age not asked */
+	ovc_rejmem_init(mem);
+	call_age_asked = 0;
+	fake_age = 150 * OVC_NS_PER_MS;
+	fake_call_age = 600 * OVC_NS_PER_MS;
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_REJECT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_AGED);
+	ck_assert_int_eq(call_age_asked, 0);
+	/* below overload: admitted, not asked */
+	ovc_rejmem_init(mem);
+	cfg.overloaded = 0;
+	fake_age = 10 * OVC_NS_PER_MS;
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_ADMIT);
+	ck_assert_int_eq(call_age_asked, 0);
+	/* no age limit in force: never late */
+	ovc_rejmem_init(mem);
+	cfg.overloaded = 1;
+	cfg.max_age_ms = 0;
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_ADMIT);
+	ck_assert_int_eq(call_age_asked, 0);
+	/* a dry run: admitted, marked */
+	ovc_rejmem_init(mem);
+	cfg.max_age_ms = 100;
+	cfg.dry_run = 1;
+	ck_assert_int_eq(decide(invite, &v), OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_WOULD);
+	/* an emergency call runs, late or not */
+	cfg.dry_run = 0;
+	ck_assert_int_eq(decide(sos, &v), OVC_ADM_ADMIT);
+	ck_assert_uint_eq(v.flags & OVC_ADMF_EMERGENCY, OVC_ADMF_EMERGENCY);
 }
 END_TEST
 
@@ -830,6 +900,7 @@ Suite *make_suite_admission(void)
 	tcase_add_test(tc, test_retransmission_admitted);
 	tcase_add_test(tc, test_age);
 	tcase_add_test(tc, test_age_only_in_overload);
+	tcase_add_test(tc, test_late_call);
 	tcase_add_test(tc, test_emergency_pass);
 	tcase_add_test(tc, test_own_ack_absorbed);
 	tcase_add_test(tc, test_dialog_limits);

@@ -97,6 +97,7 @@ static void fill(struct ovc_row *r, int seed)
 	r->kstage_share = D();
 	r->kstage_drops = U();
 	r->ev[OVC_E_DST_SENDQ] = U();
+	r->ev[OVC_E_LATE_REJECT] = U();
 #undef U
 #undef D
 }

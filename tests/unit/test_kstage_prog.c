@@ -11,9 +11,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "ovc/kstage_abi.h"
 #include "ovc/kstage_scan.h"
+#include "ovc/kstage_seen.h"
 #include "ovc_kstage_bpf.h"
 
 #include "suites.h"
@@ -194,6 +196,57 @@ START_TEST(test_share_of_calls)
 }
 END_TEST
 
+static unsigned now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned)((unsigned long long)ts.tv_sec * 1000u
+					  + (unsigned long long)ts.tv_nsec / 1000000u);
+}
+
+/* Whatever the share (0 here), the filter notes the first sight of each
+ * initial INVITE's call in the seen table the module maps, on the
+ * module's clock; a retransmission keeps it, a call marked admitted is
+ * never late, and nothing else is noted. */
+START_TEST(test_first_sight_noted)
+{
+	unsigned long long key = fnv("1-100@127.0.0.1");
+	unsigned slot = ovc_ks_seen_slot(key);
+	unsigned t0;
+	long long age;
+
+	if(load())
+		return;
+	ck_assert_int_eq(ovc_ksb_set_share(&k, 0), 0);
+	ck_assert_ptr_nonnull(k.seen);
+	ck_assert_int_eq(ovc_ksb_seen_age_ms(&k, key, now_ms()), -1);
+	t0 = now_ms();
+	ck_assert_uint_eq(kept(invite), whole(invite));
+	age = ovc_ksb_seen_age_ms(&k, key, now_ms());
+	ck_assert_msg(age >= 0 && age <= (long long)(now_ms() - t0) + 1,
+			"age %lld", age);
+	/* first seen 600 ms ago: a retransmission does not renew it */
+	k.seen[slot] = ovc_ks_seen_tag(key) | (unsigned)(now_ms() - 600u);
+	ck_assert_uint_eq(kept(invite), whole(invite));
+	age = ovc_ksb_seen_age_ms(&k, key, now_ms());
+	ck_assert_msg(age >= 600 && age < 5000, "age %lld", age);
+	/* admitted: unknown to the late check, and kept so */
+	ovc_ksb_seen_admit(&k, key, now_ms());
+	ck_assert_uint_eq(kept(invite), whole(invite));
+	ck_assert_int_eq(ovc_ksb_seen_age_ms(&k, key, now_ms()), -1);
+	/* the responses and in-dialog requests of a call note nothing */
+	k.seen[slot] = 0;
+	ck_assert_uint_eq(kept("SIP/2.0 200 OK\r\n" VIA FROM TO TAG "\r\n" CID
+							  "CSeq: 1 INVITE\r\n" TAIL),
+			whole("SIP/2.0 200 OK\r\n" VIA FROM TO TAG "\r\n" CID
+				  "CSeq: 1 INVITE\r\n" TAIL));
+	ck_assert(k.seen[slot] == 0);
+	ovc_ksb_close(&k);
+	ck_assert_ptr_null(k.seen);
+}
+END_TEST
+
 Suite *make_suite_kstage_prog(void)
 {
 	Suite *s = suite_create("kstage_prog");
@@ -203,6 +256,7 @@ Suite *make_suite_kstage_prog(void)
 	tcase_add_test(tc, test_dialog_passes_whole);
 	tcase_add_test(tc, test_long_datagrams_whole);
 	tcase_add_test(tc, test_share_of_calls);
+	tcase_add_test(tc, test_first_sight_noted);
 	suite_add_tcase(s, tc);
 	return s;
 }

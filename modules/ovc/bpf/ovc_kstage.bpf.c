@@ -7,8 +7,10 @@
  * (ovc/kstage_scan.h) and nothing else:
  *
  *   not "INVITE " at the start        -> pass (one 8-byte load)
- *   share 0 (the ticker's map)        -> pass (nothing scanned)
  *   not an initial INVITE, or unsure  -> pass
+ *   (an initial INVITE: the first sight of its call is noted in the
+ *   seen table, ovc/kstage_seen.h, whatever the share)
+ *   share 0 (the ticker's map)        -> pass
  *   its Call-ID in the admitted map   -> pass (a retransmission, or a new
  *                                        attempt, of an admitted call)
  *   else its Call-ID's hash           -> drop when below the share: a
@@ -24,6 +26,7 @@
 
 #include "ovc/kstage_abi.h"
 #include "ovc/kstage_scan.h"
+#include "ovc/kstage_seen.h"
 
 #define SEC(name) __attribute__((section(name), used))
 
@@ -32,6 +35,7 @@ static void *(*bpf_map_lookup_elem)(
 		void *map, const void *key) = (void *)BPF_FUNC_map_lookup_elem;
 static long (*bpf_skb_load_bytes)(const void *skb, __u32 off, void *to,
 		__u32 len) = (void *)BPF_FUNC_skb_load_bytes;
+static __u64 (*bpf_ktime_get_ns)(void) = (void *)BPF_FUNC_ktime_get_ns;
 
 /* The maps: symbols the loader binds to the descriptors it created. */
 struct ovc_ks_mapref
@@ -42,6 +46,7 @@ struct ovc_ks_mapref ovc_ks_share SEC("ovcmaps");
 struct ovc_ks_mapref ovc_ks_stats SEC("ovcmaps");
 struct ovc_ks_mapref ovc_ks_work SEC("ovcmaps");
 struct ovc_ks_mapref ovc_ks_admitted SEC("ovcmaps");
+struct ovc_ks_mapref ovc_ks_seen SEC("ovcmaps");
 
 #define UDP_HDR 8u /* a UDP socket's filter sees the UDP header first */
 
@@ -52,8 +57,8 @@ int ovc_kstage(struct __sk_buff *skb)
 	struct ovc_ks_stats *st;
 	struct ovc_ks_work *w;
 	unsigned char head[8];
-	unsigned long long key;
-	__u32 zero = 0, len = skb->len;
+	unsigned long long key, *seen, e;
+	__u32 zero = 0, len = skb->len, slot;
 	__u64 n; /* 64 bits: the bound is checked on the register passed */
 	int c;
 
@@ -69,8 +74,6 @@ int ovc_kstage(struct __sk_buff *skb)
 	if(st == 0 || sh == 0 || w == 0)
 		return len;
 	st->invites++;
-	if(sh->drop == 0)
-		return len;
 	n = (__u64)len - UDP_HDR;
 	if(n > OVC_KS_SCAN)
 		n = OVC_KS_SCAN;
@@ -87,6 +90,16 @@ int ovc_kstage(struct __sk_buff *skb)
 		return len;
 	st->initial++;
 	key = w->key;
+	slot = ovc_ks_seen_slot(key);
+	seen = bpf_map_lookup_elem(&ovc_ks_seen, &slot);
+	if(seen != 0) {
+		e = ovc_ks_seen_note(
+				*seen, key, (unsigned)(bpf_ktime_get_ns() / 1000000u));
+		if(e != 0)
+			*seen = e;
+	}
+	if(sh->drop == 0)
+		return len;
 	if(bpf_map_lookup_elem(&ovc_ks_admitted, &key) != 0) {
 		st->spared++;
 		return len;

@@ -6,12 +6,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 
 #include <linux/bpf.h>
 
 #include "ovc/kstage_scan.h"
+#include "ovc/kstage_seen.h"
 
 #include "ovc_kstage_bpf.h"
 /* the program: build/mod/ovc_kstage_prog.h, generated at build time */
@@ -25,6 +27,10 @@
 #endif
 
 #define CPU_MAX 1024 /* per-CPU values read at most */
+#ifndef BPF_F_MMAPABLE
+#define BPF_F_MMAPABLE (1U << 10)
+#endif
+#define SEEN_BYTES ((size_t)OVC_KS_SEEN_SLOTS * sizeof(uint64_t))
 
 static long sys_bpf(int cmd, union bpf_attr *a)
 {
@@ -72,15 +78,17 @@ void ovc_ksb_init(struct ovc_ksb *k)
 	for(i = 0; i < OVC_KS_MAP_COUNT; i++)
 		k->map[i] = -1;
 	k->prog = -1;
+	k->seen = NULL;
 }
 
 static int map_create(struct ovc_ksb *k, int i, unsigned type, unsigned ksz,
-		unsigned vsz, unsigned max, const char *name)
+		unsigned vsz, unsigned max, unsigned flags, const char *name)
 {
 	union bpf_attr a;
 
 	memset(&a, 0, sizeof(a));
 	a.map_type = type;
+	a.map_flags = flags;
 	a.key_size = ksz;
 	a.value_size = vsz;
 	a.max_entries = max;
@@ -159,24 +167,40 @@ static int prog_load(struct ovc_ksb *k)
 }
 #endif
 
+/* Maps the seen table into this process (shared: the children forked
+ * later see the same slots). */
+static int seen_map(struct ovc_ksb *k)
+{
+	void *p = mmap(NULL, SEEN_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
+			k->map[OVC_KS_MAP_SEEN], 0);
+
+	if(p == MAP_FAILED)
+		return fail(k, "cannot map the seen table");
+	k->seen = p;
+	return 0;
+}
+
 int ovc_ksb_load(struct ovc_ksb *k, unsigned max_admitted)
 {
 	int rc;
 
 	k->ncpu = possible_cpus();
 	if((rc = map_create(k, OVC_KS_MAP_SHARE, BPF_MAP_TYPE_ARRAY, 4,
-				sizeof(struct ovc_ks_share), 1, "ovc_ks_share"))
+				sizeof(struct ovc_ks_share), 1, 0, "ovc_ks_share"))
 					< 0
 			|| (rc = map_create(k, OVC_KS_MAP_STATS, BPF_MAP_TYPE_PERCPU_ARRAY,
-						4, sizeof(struct ovc_ks_stats), 1, "ovc_ks_stats"))
+						4, sizeof(struct ovc_ks_stats), 1, 0, "ovc_ks_stats"))
 					   < 0
 			|| (rc = map_create(k, OVC_KS_MAP_WORK, BPF_MAP_TYPE_PERCPU_ARRAY,
-						4, sizeof(struct ovc_ks_work), 1, "ovc_ks_work"))
+						4, sizeof(struct ovc_ks_work), 1, 0, "ovc_ks_work"))
 					   < 0
 			|| (rc = map_create(k, OVC_KS_MAP_ADMITTED, BPF_MAP_TYPE_LRU_HASH,
-						8, 4, max_admitted, "ovc_ks_admitted"))
+						8, 4, max_admitted, 0, "ovc_ks_admitted"))
 					   < 0
-			|| (rc = prog_load(k)) < 0) {
+			|| (rc = map_create(k, OVC_KS_MAP_SEEN, BPF_MAP_TYPE_ARRAY, 4, 8,
+						OVC_KS_SEEN_SLOTS, BPF_F_MMAPABLE, "ovc_ks_seen"))
+					   < 0
+			|| (rc = seen_map(k)) < 0 || (rc = prog_load(k)) < 0) {
 		ovc_ksb_close(k);
 		return rc;
 	}
@@ -292,9 +316,37 @@ int ovc_ksb_test_run(
 	return 0;
 }
 
+long long ovc_ksb_seen_age_ms(
+		const struct ovc_ksb *k, uint64_t key, uint32_t now_ms)
+{
+	uint64_t e;
+
+	if(k->seen == NULL)
+		return -1;
+	e = __atomic_load_n(&k->seen[ovc_ks_seen_slot(key)], __ATOMIC_RELAXED);
+	return ovc_ks_seen_age_ms(e, key, now_ms);
+}
+
+void ovc_ksb_seen_admit(struct ovc_ksb *k, uint64_t key, uint32_t now_ms)
+{
+	uint64_t *s, e;
+
+	if(k->seen == NULL)
+		return;
+	/* a race with the filter noting another call in the slot loses one
+	 * of the two: either call is then seen as new (never late) */
+	s = &k->seen[ovc_ks_seen_slot(key)];
+	e = __atomic_load_n(s, __ATOMIC_RELAXED);
+	__atomic_store_n(s, ovc_ks_seen_admit(e, key, now_ms), __ATOMIC_RELAXED);
+}
+
 void ovc_ksb_close(struct ovc_ksb *k)
 {
 	int i;
+
+	if(k->seen != NULL)
+		munmap(k->seen, SEEN_BYTES);
+	k->seen = NULL;
 
 	for(i = 0; i < OVC_KS_MAP_COUNT; i++) {
 		if(k->map[i] >= 0)

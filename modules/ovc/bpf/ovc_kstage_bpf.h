@@ -20,13 +20,15 @@ struct ovc_ksb
 	int map[OVC_KS_MAP_COUNT]; /* map descriptors, -1: none */
 	int prog;				   /* program descriptor, -1: none */
 	unsigned ncpu;			   /* possible CPUs (per-CPU map values) */
+	uint64_t *seen;			   /* the seen table, mapped (ovc/kstage_seen.h) */
 	char err[256];			   /* why the last call failed */
 };
 
 /* Marks every descriptor of k unused (call first). */
 void ovc_ksb_init(struct ovc_ksb *k);
 
-/* Creates the maps (admitted: an LRU hash of max_admitted entries) and
+/* Creates the maps (admitted: an LRU hash of max_admitted entries; the
+ * seen table, mapped into this process for the ones it forks) and
  * loads the program. Returns 0, or -errno: -ENOSYS when the module was
  * built without the program, -EPERM without the privileges, -EINVAL
  * when the verifier refused it (its last lines in k->err). */
@@ -50,6 +52,18 @@ int ovc_ksb_admit(struct ovc_ksb *k, uint64_t key, uint32_t sec);
 /* Is key in the admitted map? 1 yes, 0 no, or -errno. */
 int ovc_ksb_admitted(struct ovc_ksb *k, uint64_t key);
 
+/* How long ago, ms, the call of Call-ID hash key was first seen by the
+ * filter, at millisecond now_ms of CLOCK_MONOTONIC (modulo 2^32): -1
+ * when unknown (its slot holds another call or none) or when the call
+ * was marked admitted. A read of the mapped table, no system call. */
+long long ovc_ksb_seen_age_ms(
+		const struct ovc_ksb *k, uint64_t key, uint32_t now_ms);
+
+/* Marks the call of Call-ID hash key admitted in the seen table (its
+ * first sight kept, or now_ms when its slot held another call). A store
+ * to the mapped table, no system call. */
+void ovc_ksb_seen_admit(struct ovc_ksb *k, uint64_t key, uint32_t now_ms);
+
 /* The counters summed over the CPUs into *sum.
  * Returns 0 or -errno. */
 int ovc_ksb_read(struct ovc_ksb *k, struct ovc_ks_stats *sum);
@@ -64,7 +78,7 @@ int ovc_ksb_read(struct ovc_ksb *k, struct ovc_ks_stats *sum);
 int ovc_ksb_test_run(
 		struct ovc_ksb *k, const void *payload, size_t len, uint32_t *kept);
 
-/* Closes every descriptor k holds (filters attached stay with their
+/* Unmaps the seen table and closes every descriptor k holds (filters attached stay with their
  * sockets until detached or closed). */
 void ovc_ksb_close(struct ovc_ksb *k);
 
