@@ -62,6 +62,17 @@ $(BENCH_BUILD)/admission_bench: bench/microbench/admission_bench.c \
 bench-admission: $(BENCH_BUILD)/admission_bench
 	$(BENCH_BUILD)/admission_bench
 
+# What the kernel stage's filter costs per datagram (bench/RESULTS.md,
+# "Late calls"; modules/ovc/README.md, "The kernel stage").
+$(BENCH_BUILD)/kstage_bench: bench/microbench/kstage_bench.c \
+		bench/microbench/uac_sdp.h $(KSTAGE_OBJ) | $(BENCH_BUILD)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Iinclude \
+		-Imodules/ovc/bpf -o $@ $< $(KSTAGE_OBJ)
+
+.PHONY: bench-kstage
+bench-kstage: $(BENCH_BUILD)/kstage_bench
+	$(BENCH_BUILD)/kstage_bench
+
 # What smart forwarding's send-queue read costs (bench/RESULTS.md, "SIP
 # over TCP"): one sock_diag lookup by four-tuple, against SIOCOUTQ.
 $(BENCH_BUILD)/sendq_bench: bench/microbench/sendq_bench.c \

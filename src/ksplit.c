@@ -64,6 +64,6 @@ double ovc_ksplit_step(struct ovc_ksplit *s, const struct ovc_ksplit_params *p,
 	s->target = t;
 	s->share += p->weight * (t - s->share);
 	if(s->share < 1e-6)
-		s->share = 0; /* decayed: the filter scans nothing again */
+		s->share = 0; /* decayed: the filter drops nothing again */
 	return s->share;
 }

@@ -171,7 +171,8 @@ static const struct ovc_param_def param_table[] = {
 		"smallest cap the guard sets"},
 	{"rxq.max_age_ms", D, -1, -1, 60000, OFF(rxq.max_age_ms), "ms",
 		"reject an initial INVITE that waited longer than this in the "
-		"receive queue (the reject reply in force; 0: off; -1: "
+		"receive queue, or whose call the kernel stage first saw longer "
+		"ago, while overloaded (the reject reply in force; 0: off; -1: "
 		"max(T1/5, CFS stall + T1/25))"},
 	{"rxq.onset_ms", D, -1, -1, 60000, OFF(rxq.onset_ms), "ms",
 		"overload is evident when even the freshest initial INVITE of a "

@@ -16,7 +16,7 @@ struct ovc_ks_share
 {
 	unsigned long long drop; /* share of calls whose initial INVITEs are
 								dropped (ovc_ks_call_dropped()), units of
-								2^-32; 0: the filter scans nothing */
+								2^-32; 0: the filter drops nothing */
 };
 
 /* Map 1, "ovc_ks_stats": per-CPU array, one entry, counts since load. */
@@ -37,8 +37,9 @@ struct ovc_ks_stats
  * module when it admits or queues an initial INVITE. */
 #define OVC_KS_ADMITTED_MAX 65536u
 
-/* Map 4, "ovc_ks_seen": array (BPF_F_MMAPABLE), OVC_KS_SEEN_SLOTS 64-bit
- * slots (ovc/kstage_seen.h): when each call's first INVITE was seen,
+/* Map 4, "ovc_ks_seen": array (BPF_F_MMAPABLE) of OVC_KS_SEEN_BUCKETS
+ * buckets of two 64-bit slots (ovc/kstage_seen.h): when each call's
+ * first INVITE was seen,
  * noted by the filter, read and marked admitted by the module through
  * its mapping. */
 

@@ -3,19 +3,22 @@
  * ovc - when did a call's first INVITE reach the host? The kernel stage's
  * socket filter notes, for every initial INVITE it scans, the millisecond
  * its call (its Call-ID's hash, ovc/kstage_scan.h) was first seen, in a
- * table of 64-bit slots shared with the module (the map "ovc_ks_seen",
- * memory-mapped by every Kamailio process). The module reads it back: an
- * initial INVITE whose call was first seen long ago is a retransmission
- * of a call that never got through (dropped by the stage, or by a full
- * receive buffer), and the caller has been waiting since then.
+ * table shared with the module (the map "ovc_ks_seen", memory-mapped by
+ * every Kamailio process). The module reads it back: an initial INVITE
+ * whose call was first seen long ago is a retransmission of a call that
+ * never got through (dropped by the stage, or by a full receive buffer),
+ * and the caller has been waiting since then.
  *
- * A slot holds a call's tag (31 bits of its hash, never 0) in bits
- * 63..33, a flag in bit 32 (the module admitted the call: its later
- * INVITEs, e.g. the new attempt after a 407, are not late), and the
- * millisecond of CLOCK_MONOTONIC it was first seen, modulo 2^32, in bits
- * 31..0. Direct-mapped: a call whose slot another call takes is seen as
- * new again (never late). One definition, compiled into the socket
- * filter by clang -target bpf and into the module and the unit tests.
+ * The table is a set of buckets of two 64-bit slots; a call goes to the
+ * bucket of its hash's low bits. A slot holds a call's tag (31 bits of
+ * its hash, never 0) in bits 63..33, a flag in bit 32 (the module
+ * admitted the call: its later INVITEs, e.g. the new attempt after a
+ * 407, are not late), and the millisecond of CLOCK_MONOTONIC it was first
+ * seen, modulo 2^32, in bits 31..0. A new call takes its bucket's empty
+ * slot, else the one first seen longer ago; a call whose slot another
+ * takes is seen as new again (never late). One definition, compiled into
+ * the socket filter by clang -target bpf and into the module and the
+ * unit tests.
  */
 #ifndef OVC_KSTAGE_SEEN_H
 #define OVC_KSTAGE_SEEN_H
@@ -24,16 +27,24 @@
 #define OVC_KS_INLINE static inline __attribute__((always_inline))
 #endif
 
-/* Slots of the table (2^19: 4 MiB; a 16x flood of a few hundred calls/s
- * keeps ~7 000 calls/s alive for Timer B's 32 s, ~220 000). */
+/* Buckets of the table (2^19 of 16 bytes: 8 MiB). A 16x flood of a few
+ * hundred calls/s brings ~7 000 new calls a second: a bucket sees a new
+ * call every ~75 s, and a call is pushed out only by two newer ones in
+ * its bucket (at 7.5 s, the 4th retransmission: ~1 in 200). */
 #define OVC_KS_SEEN_BITS 19u
-#define OVC_KS_SEEN_SLOTS (1u << OVC_KS_SEEN_BITS)
+#define OVC_KS_SEEN_BUCKETS (1u << OVC_KS_SEEN_BITS)
 #define OVC_KS_SEEN_ADMITTED (1ULL << 32)
 
-/* The slot of the call of Call-ID hash key. */
-OVC_KS_INLINE unsigned ovc_ks_seen_slot(unsigned long long key)
+/* One bucket: the map's value. */
+struct ovc_ks_seen_bucket
 {
-	return (unsigned)key & (OVC_KS_SEEN_SLOTS - 1u);
+	unsigned long long s[2];
+};
+
+/* The bucket of the call of Call-ID hash key. */
+OVC_KS_INLINE unsigned ovc_ks_seen_index(unsigned long long key)
+{
+	return (unsigned)key & (OVC_KS_SEEN_BUCKETS - 1u);
 }
 
 /* Its tag, in place (bits 63..33, never 0). */
@@ -42,40 +53,93 @@ OVC_KS_INLINE unsigned long long ovc_ks_seen_tag(unsigned long long key)
 	return ((key >> 33) | 1ULL) << 33;
 }
 
-/* The filter, on an initial INVITE of call key at millisecond now_ms,
- * its slot holding e: the value to store when the call is new there, 0
- * when the slot holds it already (its first sight is kept). */
-OVC_KS_INLINE unsigned long long ovc_ks_seen_note(
-		unsigned long long e, unsigned long long key, unsigned now_ms)
+/* 1 when slot value e holds the call key (admitted or not). */
+OVC_KS_INLINE int ovc_ks_seen_holds(
+		unsigned long long e, unsigned long long key)
 {
-	unsigned long long tag = ovc_ks_seen_tag(key);
-
-	if((e & ~((1ULL << 33) - 1ULL)) == tag)
-		return 0;
-	return tag | (unsigned long long)now_ms;
+	return (e & ~((1ULL << 33) - 1ULL)) == ovc_ks_seen_tag(key);
 }
 
-/* How long ago, ms, the call key was first seen, its slot holding e at
- * millisecond now_ms: -1 when the slot holds another call (or none) or
- * the call was admitted. */
-OVC_KS_INLINE long long ovc_ks_seen_age_ms(
-		unsigned long long e, unsigned long long key, unsigned now_ms)
+/* The slot of bucket b (0 or 1) that holds the call key, or -1. */
+OVC_KS_INLINE int ovc_ks_seen_find(
+		const volatile struct ovc_ks_seen_bucket *b, unsigned long long key)
 {
-	if((e & ~((1ULL << 32) - 1ULL)) != ovc_ks_seen_tag(key))
-		return -1; /* another call, or admitted (bit 32 set) */
+	if(ovc_ks_seen_holds(b->s[0], key))
+		return 0;
+	if(ovc_ks_seen_holds(b->s[1], key))
+		return 1;
+	return -1;
+}
+
+/* The slot of bucket b a new call takes at millisecond now_ms: an empty
+ * one, else the one first seen longer ago. */
+OVC_KS_INLINE int ovc_ks_seen_victim(
+		const volatile struct ovc_ks_seen_bucket *b, unsigned now_ms)
+{
+	unsigned long long e0 = b->s[0], e1 = b->s[1];
+
+	if(e0 == 0)
+		return 0;
+	if(e1 == 0)
+		return 1;
+	return (unsigned)(now_ms - (unsigned)e0)
+						   >= (unsigned)(now_ms - (unsigned)e1)
+				   ? 0
+				   : 1;
+}
+
+/* The filter, on an initial INVITE of call key at millisecond now_ms:
+ * notes its first sight in bucket b, unless b holds it already (its first
+ * sight is kept). */
+OVC_KS_INLINE void ovc_ks_seen_note(volatile struct ovc_ks_seen_bucket *b,
+		unsigned long long key, unsigned now_ms)
+{
+	unsigned long long v = ovc_ks_seen_tag(key) | (unsigned long long)now_ms;
+
+	if(ovc_ks_seen_find(b, key) >= 0)
+		return;
+	if(ovc_ks_seen_victim(b, now_ms) == 0)
+		b->s[0] = v;
+	else
+		b->s[1] = v;
+}
+
+/* How long ago, ms, the call key was first seen, its bucket b, at
+ * millisecond now_ms: -1 when b does not hold it, or it was admitted. */
+OVC_KS_INLINE long long ovc_ks_seen_age_ms(
+		const volatile struct ovc_ks_seen_bucket *b, unsigned long long key,
+		unsigned now_ms)
+{
+	int i = ovc_ks_seen_find(b, key);
+	unsigned long long e;
+
+	if(i < 0)
+		return -1;
+	e = i == 0 ? b->s[0] : b->s[1];
+	if(e & OVC_KS_SEEN_ADMITTED)
+		return -1;
 	return (long long)(unsigned)(now_ms - (unsigned)e);
 }
 
-/* The value that marks the call key admitted at millisecond now_ms, its
- * slot holding e (its first sight kept when the slot holds it). */
-OVC_KS_INLINE unsigned long long ovc_ks_seen_admit(
-		unsigned long long e, unsigned long long key, unsigned now_ms)
+/* Marks the call key admitted in bucket b at millisecond now_ms (its
+ * first sight kept when b holds it, else it takes a slot as new). */
+OVC_KS_INLINE void ovc_ks_seen_admit(volatile struct ovc_ks_seen_bucket *b,
+		unsigned long long key, unsigned now_ms)
 {
-	unsigned long long tag = ovc_ks_seen_tag(key);
+	int i = ovc_ks_seen_find(b, key);
+	unsigned long long v;
 
-	if((e & ~((1ULL << 33) - 1ULL)) == tag)
-		return e | OVC_KS_SEEN_ADMITTED;
-	return tag | OVC_KS_SEEN_ADMITTED | (unsigned long long)now_ms;
+	if(i < 0) {
+		v = ovc_ks_seen_tag(key) | OVC_KS_SEEN_ADMITTED
+			| (unsigned long long)now_ms;
+		i = ovc_ks_seen_victim(b, now_ms);
+	} else {
+		v = (i == 0 ? b->s[0] : b->s[1]) | OVC_KS_SEEN_ADMITTED;
+	}
+	if(i == 0)
+		b->s[0] = v;
+	else
+		b->s[1] = v;
 }
 
 #endif

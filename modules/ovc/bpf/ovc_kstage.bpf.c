@@ -57,7 +57,8 @@ int ovc_kstage(struct __sk_buff *skb)
 	struct ovc_ks_stats *st;
 	struct ovc_ks_work *w;
 	unsigned char head[8];
-	unsigned long long key, *seen, e;
+	struct ovc_ks_seen_bucket *seen;
+	unsigned long long key;
 	__u32 zero = 0, len = skb->len, slot;
 	__u64 n; /* 64 bits: the bound is checked on the register passed */
 	int c;
@@ -90,14 +91,10 @@ int ovc_kstage(struct __sk_buff *skb)
 		return len;
 	st->initial++;
 	key = w->key;
-	slot = ovc_ks_seen_slot(key);
+	slot = ovc_ks_seen_index(key);
 	seen = bpf_map_lookup_elem(&ovc_ks_seen, &slot);
-	if(seen != 0) {
-		e = ovc_ks_seen_note(
-				*seen, key, (unsigned)(bpf_ktime_get_ns() / 1000000u));
-		if(e != 0)
-			*seen = e;
-	}
+	if(seen != 0)
+		ovc_ks_seen_note(seen, key, (unsigned)(bpf_ktime_get_ns() / 1000000u));
 	if(sh->drop == 0)
 		return len;
 	if(bpf_map_lookup_elem(&ovc_ks_admitted, &key) != 0) {

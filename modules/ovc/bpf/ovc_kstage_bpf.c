@@ -30,7 +30,8 @@
 #ifndef BPF_F_MMAPABLE
 #define BPF_F_MMAPABLE (1U << 10)
 #endif
-#define SEEN_BYTES ((size_t)OVC_KS_SEEN_SLOTS * sizeof(uint64_t))
+#define SEEN_BYTES \
+	((size_t)OVC_KS_SEEN_BUCKETS * sizeof(struct ovc_ks_seen_bucket))
 
 static long sys_bpf(int cmd, union bpf_attr *a)
 {
@@ -197,8 +198,9 @@ int ovc_ksb_load(struct ovc_ksb *k, unsigned max_admitted)
 			|| (rc = map_create(k, OVC_KS_MAP_ADMITTED, BPF_MAP_TYPE_LRU_HASH,
 						8, 4, max_admitted, 0, "ovc_ks_admitted"))
 					   < 0
-			|| (rc = map_create(k, OVC_KS_MAP_SEEN, BPF_MAP_TYPE_ARRAY, 4, 8,
-						OVC_KS_SEEN_SLOTS, BPF_F_MMAPABLE, "ovc_ks_seen"))
+			|| (rc = map_create(k, OVC_KS_MAP_SEEN, BPF_MAP_TYPE_ARRAY, 4,
+						sizeof(struct ovc_ks_seen_bucket), OVC_KS_SEEN_BUCKETS,
+						BPF_F_MMAPABLE, "ovc_ks_seen"))
 					   < 0
 			|| (rc = seen_map(k)) < 0 || (rc = prog_load(k)) < 0) {
 		ovc_ksb_close(k);
@@ -282,6 +284,12 @@ int ovc_ksb_read(struct ovc_ksb *k, struct ovc_ks_stats *sum)
 int ovc_ksb_test_run(
 		struct ovc_ksb *k, const void *payload, size_t len, uint32_t *kept)
 {
+	return ovc_ksb_test_time(k, payload, len, 1, kept, NULL);
+}
+
+int ovc_ksb_test_time(struct ovc_ksb *k, const void *payload, size_t len,
+		uint32_t repeat, uint32_t *kept, uint32_t *ns)
+{
 	/* an Ethernet header, which the kernel pulls before the program runs
 	 * (a socket filter's test run starts past the link layer), then the
 	 * UDP header the program skips */
@@ -309,35 +317,32 @@ int ovc_ksb_test_run(
 	a.test.prog_fd = (unsigned)k->prog;
 	a.test.data_in = (uint64_t)(uintptr_t)d;
 	a.test.data_size_in = (unsigned)(eth + udp + len);
-	a.test.repeat = 1;
+	a.test.repeat = repeat;
 	if(sys_bpf(BPF_PROG_TEST_RUN, &a) != 0)
 		return fail(k, "BPF_PROG_TEST_RUN");
 	*kept = a.test.retval;
+	if(ns != NULL)
+		*ns = a.test.duration;
 	return 0;
 }
 
 long long ovc_ksb_seen_age_ms(
 		const struct ovc_ksb *k, uint64_t key, uint32_t now_ms)
 {
-	uint64_t e;
-
 	if(k->seen == NULL)
 		return -1;
-	e = __atomic_load_n(&k->seen[ovc_ks_seen_slot(key)], __ATOMIC_RELAXED);
-	return ovc_ks_seen_age_ms(e, key, now_ms);
+	/* the filter may rewrite the bucket meanwhile: a torn read finds
+	 * another call or none, hence unknown (never late) */
+	return ovc_ks_seen_age_ms(&k->seen[ovc_ks_seen_index(key)], key, now_ms);
 }
 
 void ovc_ksb_seen_admit(struct ovc_ksb *k, uint64_t key, uint32_t now_ms)
 {
-	uint64_t *s, e;
-
 	if(k->seen == NULL)
 		return;
-	/* a race with the filter noting another call in the slot loses one
-	 * of the two: either call is then seen as new (never late) */
-	s = &k->seen[ovc_ks_seen_slot(key)];
-	e = __atomic_load_n(s, __ATOMIC_RELAXED);
-	__atomic_store_n(s, ovc_ks_seen_admit(e, key, now_ms), __ATOMIC_RELAXED);
+	/* a race with the filter noting another call in the bucket loses
+	 * one of the two: either call is then seen as new (never late) */
+	ovc_ks_seen_admit(&k->seen[ovc_ks_seen_index(key)], key, now_ms);
 }
 
 void ovc_ksb_close(struct ovc_ksb *k)
@@ -345,7 +350,7 @@ void ovc_ksb_close(struct ovc_ksb *k)
 	int i;
 
 	if(k->seen != NULL)
-		munmap(k->seen, SEEN_BYTES);
+		munmap((void *)k->seen, SEEN_BYTES);
 	k->seen = NULL;
 
 	for(i = 0; i < OVC_KS_MAP_COUNT; i++) {

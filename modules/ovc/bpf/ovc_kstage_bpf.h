@@ -14,14 +14,16 @@
 #include <stdint.h>
 
 #include "ovc/kstage_abi.h"
+#include "ovc/kstage_seen.h"
 
 struct ovc_ksb
 {
 	int map[OVC_KS_MAP_COUNT]; /* map descriptors, -1: none */
 	int prog;				   /* program descriptor, -1: none */
 	unsigned ncpu;			   /* possible CPUs (per-CPU map values) */
-	uint64_t *seen;			   /* the seen table, mapped (ovc/kstage_seen.h) */
-	char err[256];			   /* why the last call failed */
+	volatile struct ovc_ks_seen_bucket *seen; /* the seen table, mapped
+												(ovc/kstage_seen.h) */
+	char err[256];							  /* why the last call failed */
 };
 
 /* Marks every descriptor of k unused (call first). */
@@ -77,6 +79,12 @@ int ovc_ksb_read(struct ovc_ksb *k, struct ovc_ks_stats *sum);
  * or -errno. */
 int ovc_ksb_test_run(
 		struct ovc_ksb *k, const void *payload, size_t len, uint32_t *kept);
+
+/* As ovc_ksb_test_run(), the program run repeat times (>= 1) on the
+ * datagram; *ns (when not NULL): the kernel's mean time per run, ns. For
+ * the microbenchmark. Returns 0 or -errno. */
+int ovc_ksb_test_time(struct ovc_ksb *k, const void *payload, size_t len,
+		uint32_t repeat, uint32_t *kept, uint32_t *ns);
 
 /* Unmaps the seen table and closes every descriptor k holds (filters attached stay with their
  * sockets until detached or closed). */
