@@ -17,7 +17,12 @@
 # 3. Capacity rho_M: the highest rate that a run without control
 #    completes with no failed call, goodput >= 97 % of offered and p95
 #    setup under T1 (500 ms), searched upwards from rho_cpu (steps of 10 %
-#    up to 2 x; --quick: 25 %) and downwards if rho_cpu already fails.
+#    up to 2 x; --quick: 25 %) and downwards if rho_cpu already fails,
+#    each probe as long as a sweep's run (BENCH_CAL_CAP_S, default 20 s
+#    after a 3 s warm-up), and the rate found confirmed by a second run
+#    (if that one fails, one step lower, at most three times): 10 s probes
+#    passed rates that collapsed within a 20 s run, and every "r" of a
+#    sweep is a multiple of rho_M.
 #    The proxy's CPU cost per call falls as load rises (more messages per
 #    wake-up), so rho_M is usually well above rho_cpu.
 # Writes $BENCH_OUT/calibration.env (RHO_M, BETA, CT, CPU costs); the
@@ -35,6 +40,8 @@ mkdir -p "$cal"
 R=${BENCH_CAL_R:-120}
 dur=10
 [ "$quick" = yes ] && dur=5
+cap_dur=${BENCH_CAL_CAP_S:-20}
+[ "$quick" = yes ] && cap_dur=5
 jget() { "$BENCH_BIN/ovc-jget" "$@"; }
 quota=$(awk -v q="$BENCH_CPU_QUOTA_US" -v p="$BENCH_CPU_PERIOD_US" \
 	'BEGIN { print q / p }')
@@ -87,12 +94,12 @@ rho_est=$(awk -v s="$sf" -v i="$if0" \
 	'BEGIN { printf "%d", (s > 0 ? (1 - i) / s : 100) }')
 
 say "calibration 3/3: capacity, from $rho_est cps"
-# passes RATE: is a run without control at RATE clean?
+# passes RATE [TAG]: is a run without control at RATE clean?
 passes() {
-	local r=$1 off good failed p95 cpu ok
-	"$here/run.sh" -a none -p constant -r 1 -R "$r" -d "$dur" -w 2 \
-		-o "$cal/cap-$r" >/dev/null
-	read -r off good failed p95 cpu < <(jget "$cal/cap-$r/summary.json" \
+	local r=$1 off good failed p95 cpu ok o=$cal/cap-$1${2:-}
+	"$here/run.sh" -a none -p constant -r 1 -R "$r" -d "$cap_dur" -w 3 \
+		-o "$o" >/dev/null
+	read -r off good failed p95 cpu < <(jget "$o/summary.json" \
 		offered_cps goodput_cps calls_failed setup_p95_ms \
 		extra_mean.proxy_cpu)
 	ok=$(awk -v o="$off" -v g="$good" -v f="$failed" -v p="$p95" \
@@ -122,6 +129,13 @@ fi
 if [ -z "$rho_m" ]; then
 	rho_m=$(step 0.6)
 	say "  no clean rate found: rho_M set to 0.6 x estimate = $rho_m"
+elif [ "$quick" = no ]; then
+	# confirmed by a second run, else 10 % lower (at most three times)
+	for i in 1 2 3; do
+		say "  confirming $rho_m cps"
+		passes "$rho_m" "-confirm$i" && break
+		rho_m=$(awk -v r="$rho_m" 'BEGIN { printf "%d", r * 0.9 }')
+	done
 fi
 
 {
