@@ -133,6 +133,7 @@ check-scripts: bench-tools
 	./tests/scripts/test_cgroup.sh
 	./tests/scripts/test_sweep_table.sh
 	./tests/scripts/test_es_summary.sh
+	./tests/scripts/test_kstage_split.sh
 
 check-integration: all
 	./tests/integration/run.sh

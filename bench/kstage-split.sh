@@ -40,9 +40,12 @@ run_split() {
 	alg=${BASH_REMATCH[1]}
 	r=${BASH_REMATCH[2]}
 	[ -s "$d/merged.csv" ] && [ -s "$d/ovc_raw.txt" ] || return 0
+	# the sweep's calibration (results/ keeps it beside the runs), else
+	# the testbed's (BENCH_OUT), else a 20 % quota
 	cal=$(dirname "$d")/calibration.env
-	[ -s "$cal" ] || cal=$(dirname "$(dirname "$d")")/calibration.env
-	cap=$(awk -F'[ /]+' '/^# proxy CPU cap/ { print $5 / $7 }' "$cal" 2>/dev/null)
+	[ -s "$cal" ] || cal=${BENCH_OUT:-$here/out}/calibration.env
+	cap=$(awk -F'[ /]+' '/^# proxy CPU cap/ { print $5 / $7 }' "$cal" \
+		2>/dev/null || true)
 	[ -n "$cap" ] || cap=0.2
 	awk -F, -v alg="$alg" -v r="$r" -v ns="$drop_ns" -v cap="$cap" '
 		FNR == 1 { for(i = 1; i <= NF; i++) col[FILENAME, $i] = i; next }
@@ -103,7 +106,8 @@ set style data histograms
 set style histogram rowstacked
 set style fill solid 0.8 border -1
 set boxwidth 0.7
-set yrange [0:1.05]
+set yrange [0:1.15]
+set bmargin 5
 set ylabel "share of CPU capacity"
 set key outside right
 plot "$tmp/bars.txt" using 2:xtic(1) title "forwarding" lc rgb "#0066cc", \

@@ -6,7 +6,8 @@
  *   - a new call's initial INVITE at share 0 (scanned, its first sight
  *     noted in the seen table: the cost below capacity),
  *   - a retransmission of a call already noted, at share 0,
- *   - an initial INVITE dropped (share 1),
+ *   - an initial INVITE dropped (share 1), a new call's and a
+ *     retransmission's (its call noted already),
  *   - a BYE (in-dialog: an 8-byte compare).
  * New calls: NCALL distinct Call-IDs, one run each (the kernel's time of
  * that run); the others: NCALL runs of one datagram. Median of ROUNDS
@@ -95,11 +96,12 @@ static double repeated(const char *m, int i)
 
 int main(void)
 {
-	double t[4][ROUNDS];
-	static const char *const what[4] = {
+	double t[5][ROUNDS];
+	static const char *const what[5] = {
 			"initial INVITE, new call, share 0 (scan + first sight noted)",
 			"initial INVITE, call noted already, share 0",
-			"initial INVITE dropped, share 1",
+			"initial INVITE dropped, new call, share 1",
+			"initial INVITE dropped, call noted already, share 1",
 			"BYE (in-dialog)",
 	};
 	int r, w, rc;
@@ -120,9 +122,10 @@ int main(void)
 		t[1][r] = repeated("INVITE", (r + 1) * NCALL * 4);
 		ovc_ksb_set_share(&k, OVC_KS_ONE);
 		t[2][r] = distinct("INVITE", (r + 1) * NCALL * 4 + NCALL);
-		t[3][r] = repeated("BYE", 7);
+		t[3][r] = repeated("INVITE", (r + 1) * NCALL * 4 + NCALL);
+		t[4][r] = repeated("BYE", 7);
 	}
-	for(w = 0; w < 4; w++) {
+	for(w = 0; w < 5; w++) {
 		qsort(t[w], ROUNDS, sizeof(double), cmp);
 		printf("  %-62s %7.0f ns\n", what[w], t[w][ROUNDS / 2]);
 	}
