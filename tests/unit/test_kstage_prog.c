@@ -2,11 +2,13 @@
 /*
  * ovc unit tests - the kernel stage's socket filter as the kernel runs
  * it: the program the module loads (modules/ovc/bpf/ovc_kstage_bpf.c),
- * run on datagrams through BPF_PROG_TEST_RUN with the drop share at 1 (every
- * initial INVITE not admitted is dropped), and at 1/2 (a share of calls). What it returns is what the
- * socket keeps of a datagram: everything else than an initial INVITE must
- * be kept whole, header and payload, however long. Skipped, saying why,
- * where the kernel or the privileges refuse the program.
+ * run on datagrams through BPF_PROG_TEST_RUN with the drop share at 1
+ * (every initial INVITE not admitted is dropped), at 1/2 (a share of
+ * calls) and at 0 (the first sight of each call noted). What it returns
+ * is what the socket keeps of a datagram: everything else than an
+ * initial INVITE must be kept whole, header and payload, however long.
+ * Skipped, saying why, where the kernel or the privileges refuse the
+ * program.
  */
 #include <errno.h>
 #include <stdio.h>

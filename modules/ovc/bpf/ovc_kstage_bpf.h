@@ -86,8 +86,8 @@ int ovc_ksb_test_run(
 int ovc_ksb_test_time(struct ovc_ksb *k, const void *payload, size_t len,
 		uint32_t repeat, uint32_t *kept, uint32_t *ns);
 
-/* Unmaps the seen table and closes every descriptor k holds (filters attached stay with their
- * sockets until detached or closed). */
+/* Unmaps the seen table and closes every descriptor k holds (filters
+ * attached stay with their sockets until detached or closed). */
 void ovc_ksb_close(struct ovc_ksb *k);
 
 /* The program's instruction count (0: built without it). */
