@@ -33,31 +33,6 @@
 
 #include "uac_sdp.h"
 
-/* One request of SIPp's uac scenario for call i: method m (INVITE, ACK
- * or BYE; the last two in the dialog, with the UAS's To-tag). */
-static size_t make_req(char *b, size_t size, int i, const char *m)
-{
-	int inv = strcmp(m, "INVITE") == 0;
-
-	return (size_t)snprintf(b, size,
-			"%s sip:service@192.0.2.1:5060 SIP/2.0\r\n"
-			"Via: SIP/2.0/UDP 192.0.2.10:5061;branch=z9hG4bK-%d-%s\r\n"
-			"From: sipp <sip:sipp@192.0.2.10:5061>;tag=4242SIPpTag00%d\r\n"
-			"To: service <sip:service@192.0.2.1:5060>%s\r\n"
-			"Call-ID: %d-4242@192.0.2.10\r\n"
-			"CSeq: %d %s\r\n"
-			"Contact: sip:sipp@192.0.2.10:5061\r\n"
-			"Max-Forwards: 70\r\n"
-			"Subject: Performance Test\r\n"
-			"%s"
-			"Content-Length: %zu\r\n"
-			"\r\n%s",
-			m, i, m, i, inv ? "" : ";tag=1234SIPpTag01", i,
-			strcmp(m, "BYE") == 0 ? 2 : 1, m,
-			inv ? "Content-Type: application/sdp\r\n" : "",
-			inv ? strlen(sdp) : 0, inv ? sdp : "");
-}
-
 static double now_ns(void)
 {
 	struct timespec ts;
@@ -150,7 +125,7 @@ int main(int argc, char **argv)
 		return 1;
 	for(k = 0; k < 3; k++)
 		for(i = 0; i < NCALL; i++)
-			len[k][i] = make_req(msg[k][i], sizeof(msg[k][i]), i, meth[k]);
+			len[k][i] = uac_make_req(msg[k][i], sizeof(msg[k][i]), i, meth[k]);
 	ovc_rejmem_init(mem);
 	ovc_acceptor_init(&acc, 1.0);
 	ovc_acceptor_init(&acc_arrival, 1.0);

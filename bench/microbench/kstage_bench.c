@@ -29,29 +29,6 @@
 
 #include "uac_sdp.h"
 
-static size_t make_req(char *b, size_t size, int i, const char *m)
-{
-	int inv = strcmp(m, "INVITE") == 0;
-
-	return (size_t)snprintf(b, size,
-			"%s sip:service@192.0.2.1:5060 SIP/2.0\r\n"
-			"Via: SIP/2.0/UDP 192.0.2.10:5061;branch=z9hG4bK-%d-%s\r\n"
-			"From: sipp <sip:sipp@192.0.2.10:5061>;tag=4242SIPpTag00%d\r\n"
-			"To: service <sip:service@192.0.2.1:5060>%s\r\n"
-			"Call-ID: %d-4242@192.0.2.10\r\n"
-			"CSeq: %d %s\r\n"
-			"Contact: sip:sipp@192.0.2.10:5061\r\n"
-			"Max-Forwards: 70\r\n"
-			"Subject: Performance Test\r\n"
-			"%s"
-			"Content-Length: %zu\r\n"
-			"\r\n%s",
-			m, i, m, i, inv ? "" : ";tag=1234SIPpTag01", i,
-			strcmp(m, "BYE") == 0 ? 2 : 1, m,
-			inv ? "Content-Type: application/sdp\r\n" : "",
-			inv ? strlen(sdp) : 0, inv ? sdp : "");
-}
-
 static int cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -71,7 +48,7 @@ static double distinct(const char *m, int base)
 	int i;
 
 	for(i = 0; i < NCALL; i++) {
-		n = make_req(buf, sizeof(buf), base + i, m);
+		n = uac_make_req(buf, sizeof(buf), base + i, m);
 		if(ovc_ksb_test_time(&k, buf, n, 1, &kept, &ns) < 0) {
 			fprintf(stderr, "kstage_bench: %s\n", k.err);
 			exit(1);
@@ -85,7 +62,7 @@ static double distinct(const char *m, int base)
 static double repeated(const char *m, int i)
 {
 	uint32_t kept, ns;
-	size_t n = make_req(buf, sizeof(buf), i, m);
+	size_t n = uac_make_req(buf, sizeof(buf), i, m);
 
 	if(ovc_ksb_test_time(&k, buf, n, NCALL, &kept, &ns) < 0) {
 		fprintf(stderr, "kstage_bench: %s\n", k.err);
@@ -114,7 +91,7 @@ int main(void)
 	}
 	printf("kstage_bench: %u instructions, INVITE %zu bytes, %d datagrams"
 		   " per figure, median of %d rounds\n",
-			ovc_ksb_insns(), make_req(buf, sizeof(buf), 0, "INVITE"), NCALL,
+			ovc_ksb_insns(), uac_make_req(buf, sizeof(buf), 0, "INVITE"), NCALL,
 			ROUNDS);
 	for(r = 0; r < ROUNDS; r++) {
 		ovc_ksb_set_share(&k, 0);
