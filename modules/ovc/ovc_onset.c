@@ -7,7 +7,6 @@
 
 #include "core/dprint.h"
 
-#include "ovc/derive.h"
 #include "ovc/onset.h"
 
 #include "ovc_kstage.h"
@@ -53,12 +52,6 @@ void ovc_onset_settings(
 	if(p->max_age_ms < 0 && ovc_traits_now()->controlled == 0)
 		eff->max_age_ms = 0;
 	atomic_store(&ovc->rxq_max_age_ms, eff->max_age_ms);
-	/* the limit while overloaded: the one given, else derived each epoch
-	 * (onset_apply()), the limit below overload until then */
-	if(p->max_age_ms >= 0 || eff->max_age_ms == 0
-			|| atomic_load(&ovc->rxq_age_loaded_ms) == 0
-			|| atomic_load(&ovc->rxq_age_loaded_ms) > eff->max_age_ms)
-		atomic_store(&ovc->rxq_age_loaded_ms, eff->max_age_ms);
 	ovc_dstore(&ovc->guard_ms, eff->guard_ms);
 	ovc_dstore(&ovc->onset_ms, eff->onset_ms);
 	ovc_dstore(&ovc->onset_enter_ms, eff->enter_ms);
@@ -198,9 +191,6 @@ static int onset_init(const struct ovc_params *p)
 	return 0;
 }
 
-/* the rxq.* parameters in force at the last sample (ticker only) */
-static const struct ovc_rxq_params *rxq_now;
-
 /* Each receive-queue sample: the settings for the parameters in force
  * (published for the request path and the parts after this one), then
  * the overload test. */
@@ -208,29 +198,8 @@ static void onset_sample(const struct ovc_tick *t)
 {
 	struct ovc_rxq_eff eff;
 
-	rxq_now = t->rxq;
 	ovc_onset_settings(t->rxq, &eff);
 	ovc_onset_tick(t->now, &eff, t->rxq->t1_ms, t->queue_target_s);
-}
-
-/* Each epoch: the age limit while overloaded (ovc_derive_age_loaded()),
- * from the share of the epoch's offered initial INVITEs that the
- * capacity ovc learned can serve; the limit in force below overload when
- * rxq.max_age_ms is given, or nothing is known yet. */
-static void onset_apply(const struct ovc_ctl *ctl, const struct ovc_measure *m,
-		const struct ovc_output *out)
-{
-	unsigned max_age = atomic_load(&ovc->rxq_max_age_ms), loaded = max_age;
-	double cap = ovc_dload(&ovc->capacity), need = 0;
-
-	if(rxq_now != NULL && rxq_now->max_age_ms < 0) {
-		if(m->dt_s > 0 && m->offered[OVC_CLASS_INVITE] > 0 && cap > 0)
-			need = cap * m->dt_s / (double)m->offered[OVC_CLASS_INVITE];
-		loaded = ovc_derive_age_loaded(max_age, rxq_now->t1_ms,
-				ovc_sampler_stall_ms(),
-				(double)ovc_sampler_cpu_period_ns() / 1e6, need);
-	}
-	atomic_store(&ovc->rxq_age_loaded_ms, loaded);
 }
 
 static void onset_second_end(
@@ -243,6 +212,5 @@ const struct ovc_part ovc_part_onset = {
 		.name = "overload onset",
 		.init = onset_init,
 		.sample = onset_sample,
-		.apply = onset_apply,
 		.second_end = onset_second_end,
 };
