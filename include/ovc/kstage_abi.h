@@ -39,9 +39,8 @@ struct ovc_ks_stats
 
 /* Map 4, "ovc_ks_seen": array (BPF_F_MMAPABLE) of OVC_KS_SEEN_BUCKETS
  * buckets of two 64-bit slots (ovc/kstage_seen.h): when each call's
- * first INVITE was seen,
- * noted by the filter, read and marked admitted by the module through
- * its mapping. */
+ * first INVITE was seen, noted by the filter, read and marked admitted
+ * by the module through its mapping. */
 
 enum ovc_ks_map
 {

@@ -105,18 +105,17 @@ OVC_KS_INLINE void ovc_ks_seen_note(volatile struct ovc_ks_seen_bucket *b,
 }
 
 /* How long ago, ms, the call key was first seen, its bucket b, at
- * millisecond now_ms: -1 when b does not hold it, or it was admitted. */
+ * millisecond now_ms: -1 when b does not hold it, or it was admitted.
+ * Each slot is read once: one the filter rewrites meanwhile holds
+ * another call, or this one as before. */
 OVC_KS_INLINE long long ovc_ks_seen_age_ms(
 		const volatile struct ovc_ks_seen_bucket *b, unsigned long long key,
 		unsigned now_ms)
 {
-	int i = ovc_ks_seen_find(b, key);
-	unsigned long long e;
+	unsigned long long e0 = b->s[0], e1 = b->s[1], e;
 
-	if(i < 0)
-		return -1;
-	e = i == 0 ? b->s[0] : b->s[1];
-	if(e & OVC_KS_SEEN_ADMITTED)
+	e = ovc_ks_seen_holds(e0, key) ? e0 : ovc_ks_seen_holds(e1, key) ? e1 : 0;
+	if(e == 0 || (e & OVC_KS_SEEN_ADMITTED))
 		return -1;
 	return (long long)(unsigned)(now_ms - (unsigned)e);
 }
@@ -127,19 +126,13 @@ OVC_KS_INLINE void ovc_ks_seen_admit(volatile struct ovc_ks_seen_bucket *b,
 		unsigned long long key, unsigned now_ms)
 {
 	int i = ovc_ks_seen_find(b, key);
-	unsigned long long v;
 
-	if(i < 0) {
-		v = ovc_ks_seen_tag(key) | OVC_KS_SEEN_ADMITTED
-			| (unsigned long long)now_ms;
-		i = ovc_ks_seen_victim(b, now_ms);
-	} else {
-		v = (i == 0 ? b->s[0] : b->s[1]) | OVC_KS_SEEN_ADMITTED;
-	}
-	if(i == 0)
-		b->s[0] = v;
+	if(i < 0)
+		b->s[ovc_ks_seen_victim(b, now_ms)] = ovc_ks_seen_tag(key)
+											  | OVC_KS_SEEN_ADMITTED
+											  | (unsigned long long)now_ms;
 	else
-		b->s[1] = v;
+		b->s[i] |= OVC_KS_SEEN_ADMITTED;
 }
 
 #endif
