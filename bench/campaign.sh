@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/campaign.sh - the campaigns (`make bench` runs `campaign.sh all`).
 #
-#   campaign.sh calibrate    full calibration of rho_M and beta (~2-3 min)
+#   campaign.sh calibrate    full calibration of rho_M and beta (~5-8 min)
 #   campaign.sh profiles     gradual, instant and constant overload (paper
 #                            001 §6.4) to BENCH_PEAK_R (default 4) x rho_M,
 #                            each algorithm and none, with and without UAC
