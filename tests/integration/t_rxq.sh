@@ -119,8 +119,15 @@ check "below capacity the age limit rejects nothing" \
 
 TCP_PORT=$((T_BASE + 5))
 kam_start -n tcp "TCP_LISTEN=tcp:127.0.0.1:$TCP_PORT" OVC_RCVBUF_TCP=4
-tmain=$(rpc core.psx | awk '$1 == "PID:" { p = $2 }
-	/DSC: tcp main process/ { print p; exit }')
+# the control socket answers once the module processes are forked; the tcp
+# main process comes after them, so look for it until it is there
+tmain=
+for _ in $(seq 1 50); do
+	tmain=$(rpc core.psx | awk '$1 == "PID:" { p = $2 }
+		/DSC: tcp main process/ { print p; exit }')
+	[ -n "$tmain" ] && break
+	sleep 0.1
+done
 if [ -n "$tmain" ] && kill -STOP "$tmain"; then
 	# three connections with 700 bytes each, held open until told to go
 	# (bash's /dev/tcp: no interpreter beyond what the tests already need)
