@@ -38,6 +38,25 @@ void ovc_derive_rxq(const struct ovc_rxq_params *p, double stall_ms,
 	out->enter_ms = p->onset_ms >= 0 ? p->onset_ms : t1 / 2;
 }
 
+unsigned ovc_derive_age_loaded(unsigned max_age_ms, double t1_ms,
+		double stall_ms, double period_ms, double need)
+{
+	double m, lo;
+
+	if(max_age_ms == 0 || !isfinite(stall_ms) || stall_ms <= 0
+			|| !isfinite(period_ms) || period_ms <= stall_ms
+			|| !isfinite(need) || need <= 0 || need >= 1 || !isfinite(t1_ms)
+			|| t1_ms <= 0)
+		return max_age_ms;
+	lo = t1_ms / 10;
+	m = stall_ms - period_ms * (1 - need) + t1_ms / 25;
+	if(m < lo)
+		m = lo;
+	if(m > max_age_ms)
+		return max_age_ms;
+	return (unsigned)ceil(m);
+}
+
 unsigned ovc_derive_rcvbuf_msgs(
 		double stall_ms, unsigned max_age_ms, unsigned have_msgs)
 {

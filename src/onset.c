@@ -58,3 +58,18 @@ int ovc_onset_step(struct ovc_onset *o, const struct ovc_onset_cfg *c,
 		o->on = 0;
 	return o->on;
 }
+
+const char *ovc_onset_sign(const struct ovc_onset *o,
+		const struct ovc_onset_cfg *c, const struct ovc_onset_signs *s,
+		double least_ms)
+{
+	if(o->on && s->epochs > 0 && 2 * s->held > s->epochs)
+		return "held down by pi's refusals";
+	if(o->on && s->kstage)
+		return "the kernel stage drops calls";
+	if(o->on && s->refused_for_wait > 0 && !above(least_ms, c->onset_ms))
+		return "INVITEs refused for their wait";
+	if(!(least_ms >= 0) && s->invites)
+		return "unmeasured (TCP, TLS)";
+	return NULL;
+}

@@ -173,7 +173,8 @@ static const struct ovc_param_def param_table[] = {
 		"reject an initial INVITE that waited longer than this in the "
 		"receive queue, or whose call the kernel stage first saw longer "
 		"ago, while overloaded (the reject reply in force; 0: off; -1: "
-		"max(T1/5, CFS stall + T1/25))"},
+		"max(T1/5, CFS stall + T1/25), and under a quota shorter as the "
+		"load allows, down to T1/10)"},
 	{"rxq.onset_ms", D, -1, -1, 60000, OFF(rxq.onset_ms), "ms",
 		"overload is evident when even the freshest initial INVITE of a "
 		"window waited longer (T1/2 to start an overload); below it "

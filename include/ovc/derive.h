@@ -45,6 +45,22 @@ struct ovc_rxq_eff
 void ovc_derive_rxq(const struct ovc_rxq_params *p, double stall_ms,
 		struct ovc_rxq_eff *out);
 
+/* The age limit while overload is evident, ms (rxq.max_age_ms auto):
+ * the shortest that still lets through as many initial INVITEs as the
+ * proxy can serve. Under a CPU quota (stall_ms > 0 of each period_ms) an
+ * INVITE that arrives in a stall waits up to its end, so of the INVITEs
+ * arriving only those of the stall's last m ms and of the running part
+ * of the period are younger than m at the head of the queue: a share (m
+ * + period - stall) / period. need: the share of the offered initial
+ * INVITEs the proxy can admit (its measured capacity over their measured
+ * rate). m = stall - period (1 - need) + T1/25 (the queueing within the
+ * running part), within [T1/10, max_age_ms]: the whole receive queue,
+ * responses too, then waits about m rather than max_age_ms, and every
+ * call sets up that much sooner. max_age_ms itself without a quota, with
+ * need unknown (<= 0, not finite) or >= 1, or max_age_ms 0 (off). */
+unsigned ovc_derive_age_loaded(unsigned max_age_ms, double t1_ms,
+		double stall_ms, double period_ms, double need);
+
 /* Receive buffer, in messages, for rcvbuf_udp "auto": enough for
  * OVC_DERIVE_FLOOD_DGRAMS_PER_S during stall_ms + max_age_ms, and never
  * less than have_msgs (the buffer the socket already has). */

@@ -19,6 +19,8 @@
 #ifndef OVC_ONSET_H
 #define OVC_ONSET_H
 
+#include <stdint.h>
+
 struct ovc_onset
 {
 	int on;			 /* overload evident */
@@ -56,5 +58,32 @@ void ovc_onset_init(struct ovc_onset *o);
  * 0. */
 int ovc_onset_step(struct ovc_onset *o, const struct ovc_onset_cfg *c,
 		double rx_ms, double queue_ms, double dt_s);
+
+/* What a window showed besides its least waits. */
+struct ovc_onset_signs
+{
+	int invites;	/* initial INVITEs arrived in it (any transport) */
+	int kstage;		/* the kernel stage drops calls beyond the 503 budget */
+	unsigned epochs; /* controller epochs noted in overload in it */
+	unsigned held;	 /* of those, pi refused beyond twice its headroom */
+	uint64_t refused_for_wait; /* initial INVITEs refused for their wait
+								  in the receive queue in it */
+};
+
+/* Evidence of a window other than a wait above a threshold, given least_ms
+ * (the larger of its two least waits, ms; < 0: no INVITE's wait measured):
+ * INVITEs arrived but none had a measurable wait (TCP, TLS); or, in
+ * overload only (o->on: they keep one, never start one, since each is a
+ * consequence of controlling it), the kernel stage dropping calls (its
+ * drops empty the receive queue), pi refusing in most epochs beyond its
+ * headroom (pi holds its queue at T_q and hides the overload), INVITEs
+ * refused for their wait while no wait exceeded onset_ms (the age limit
+ * keeps the receive queue short enough that the freshest INVITE of a
+ * window may wait less than onset_ms while older ones are refused).
+ * Returns the reason (a static string) to pass as INFINITY to
+ * ovc_onset_step(), or NULL: none. */
+const char *ovc_onset_sign(const struct ovc_onset *o,
+		const struct ovc_onset_cfg *c, const struct ovc_onset_signs *s,
+		double least_ms);
 
 #endif

@@ -62,9 +62,13 @@ void ovc_admit_settings(struct ovc_adm_cfg *cfg)
 	cfg->single = atomic_load_explicit(&ovc->mode, memory_order_relaxed)
 				  == OVC_MODE_SINGLE;
 	cfg->dry_run = atomic_load_explicit(&ovc->dry_run, memory_order_relaxed);
-	cfg->max_age_ms = atomic_load_explicit(
-			&ovc->rxq_max_age_ms, memory_order_relaxed);
 	cfg->overloaded = ovc_overloaded();
+	/* while overloaded, the shorter limit that still lets enough fresh
+	 * INVITEs through (ovc_derive_age_loaded()) */
+	cfg->max_age_ms = atomic_load_explicit(cfg->overloaded
+					? &ovc->rxq_age_loaded_ms
+					: &ovc->rxq_max_age_ms,
+			memory_order_relaxed);
 	cfg->queue_on = ovc_queue_on();
 	cfg->now_s = (uint32_t)ovc_now_sec_coarse();
 	cfg->sendq_max = ovc_tcp_sendq_max; /* read by the next hop's verdict */

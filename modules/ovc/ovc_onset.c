@@ -7,6 +7,7 @@
 
 #include "core/dprint.h"
 
+#include "ovc/derive.h"
 #include "ovc/onset.h"
 
 #include "ovc_kstage.h"
@@ -23,6 +24,7 @@ static ovc_time_ns window_start; /* start of the open window, ns */
 static uint64_t window_invites;	/* INVITEs offered by its start */
 static unsigned window_epochs;	/* epochs noted in overload in it */
 static unsigned window_held;	/* of those, held down by the controller */
+static uint64_t window_waited;	/* INVITEs refused for their wait by then */
 static ovc_time_ns onset_at;	/* when the overload in force started, ns */
 
 void ovc_onset_note_rx(int64_t wait_ns)
@@ -52,6 +54,12 @@ void ovc_onset_settings(
 	if(p->max_age_ms < 0 && ovc_traits_now()->controlled == 0)
 		eff->max_age_ms = 0;
 	atomic_store(&ovc->rxq_max_age_ms, eff->max_age_ms);
+	/* the limit while overloaded: the one given, else derived each epoch
+	 * (onset_apply()), the limit below overload until then */
+	if(p->max_age_ms >= 0 || eff->max_age_ms == 0
+			|| atomic_load(&ovc->rxq_age_loaded_ms) == 0
+			|| atomic_load(&ovc->rxq_age_loaded_ms) > eff->max_age_ms)
+		atomic_store(&ovc->rxq_age_loaded_ms, eff->max_age_ms);
 	ovc_dstore(&ovc->guard_ms, eff->guard_ms);
 	ovc_dstore(&ovc->onset_ms, eff->onset_ms);
 	ovc_dstore(&ovc->onset_enter_ms, eff->enter_ms);
@@ -92,6 +100,14 @@ static void log_change(int on, ovc_time_ns now, double rx, double q,
 			onset_at ? (double)(now - onset_at) / 1e9 : 0.0, w, wr, wq, cpu, f);
 }
 
+/* Initial INVITEs refused so far for their wait in the receive queue (not
+ * for their call's first sight: those go on after an overload). */
+static uint64_t refused_for_wait(void)
+{
+	return atomic_load(&ovc->ev_total[OVC_E_AGE_REJECT])
+		   - atomic_load(&ovc->ev_total[OVC_E_LATE_REJECT]);
+}
+
 /* Least wait noted in *m since the last call, ms (-1: none), reset. */
 static double take_min_ms(_Atomic uint64_t *m)
 {
@@ -105,8 +121,9 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 {
 	struct ovc_onset_cfg cfg;
 	double win_ms, rx, q, least;
-	uint64_t invites;
-	const char *why = "";
+	struct ovc_onset_signs signs;
+	uint64_t invites, waited;
+	const char *why;
 	int on;
 
 	win_ms = ovc_derive_onset_window_ms(
@@ -118,41 +135,18 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 		atomic_store(&ovc->onset_q_min_ns, NONE_SEEN);
 		window_invites = atomic_load(
 				&ovc->total.v[OVC_CLASS_INVITE][OVC_V_OFFERED]);
+		window_waited = refused_for_wait();
 	}
 	if((double)(now - window_start) < win_ms * 1e6)
 		return atomic_load(&ovc->overload);
 	rx = take_min_ms(&ovc->onset_rx_min_ns);
 	q = take_min_ms(&ovc->onset_q_min_ns);
 	invites = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_OFFERED]);
+	waited = refused_for_wait();
 	/* the in-core queue's own target is no evidence */
 	if(q >= 0)
 		q = fmax(q - queue_target_s * 1000.0, 0.0);
 	least = fmax(rx, q); /* either queue holding everything back */
-	if(least < 0 && invites > window_invites) {
-		least = rx = INFINITY; /* INVITEs whose wait cannot be measured
-								  (TCP, TLS): the controller acts, as in
-								  its paper */
-		why = "unmeasured (TCP, TLS)";
-	}
-	if(ovc_kstage_holds()) {
-		why = "the kernel stage drops calls";
-		least = rx = INFINITY; /* its drops empty the receive queue: while
-								  the refusals exceed the 503 budget, the
-								  drops are the evidence (noted in
-								  overload only: the share is 0 out of
-								  it) */
-	}
-	if(2 * window_held > window_epochs) {
-		why = "held down by pi's refusals";
-		least = rx = INFINITY; /* pi keeps its queue at T_q and hides the
-								  overload it controls: while it refuses
-								  beyond twice its CPU headroom, its
-								  refusals are the evidence (noted in
-								  overload only) */
-	}
-	window_invites = invites;
-	window_epochs = 0;
-	window_held = 0;
 	/* the in-core queue (bbc, sired, pi) expires INVITEs before their wait
 	 * reaches enter_ms: a wait there past its target by onset_ms starts an
 	 * overload; a receive queue's burst is absorbed as for every other
@@ -163,6 +157,18 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 	cfg.onset_ms = eff->onset_ms;
 	cfg.hold_s = 2.0 * t1_ms / 1000.0;
 	cfg.rearm_s = 64.0 * t1_ms / 1000.0;
+	signs.invites = invites > window_invites;
+	signs.kstage = ovc_kstage_holds();
+	signs.epochs = window_epochs;
+	signs.held = window_held;
+	signs.refused_for_wait = waited - window_waited;
+	why = ovc_onset_sign(&onset, &cfg, &signs, least);
+	if(why != NULL)
+		least = rx = INFINITY;
+	window_invites = invites;
+	window_waited = waited;
+	window_epochs = 0;
+	window_held = 0;
 	on = ovc_onset_step(&onset, &cfg, rx, q, (double)(now - window_start) / 1e9);
 	if(ovc_traits_now()->controlled == 0
 			&& atomic_load(&ovc->rxq_max_age_ms) == 0)
@@ -191,6 +197,9 @@ static int onset_init(const struct ovc_params *p)
 	return 0;
 }
 
+/* the rxq.* parameters in force at the last sample (ticker only) */
+static const struct ovc_rxq_params *rxq_now;
+
 /* Each receive-queue sample: the settings for the parameters in force
  * (published for the request path and the parts after this one), then
  * the overload test. */
@@ -198,8 +207,29 @@ static void onset_sample(const struct ovc_tick *t)
 {
 	struct ovc_rxq_eff eff;
 
+	rxq_now = t->rxq;
 	ovc_onset_settings(t->rxq, &eff);
 	ovc_onset_tick(t->now, &eff, t->rxq->t1_ms, t->queue_target_s);
+}
+
+/* Each epoch: the age limit while overloaded (ovc_derive_age_loaded()),
+ * from the share of the epoch's offered initial INVITEs that the
+ * capacity ovc learned can serve; the limit in force below overload when
+ * rxq.max_age_ms is given, or nothing is known yet. */
+static void onset_apply(const struct ovc_ctl *ctl, const struct ovc_measure *m,
+		const struct ovc_output *out)
+{
+	unsigned max_age = atomic_load(&ovc->rxq_max_age_ms), loaded = max_age;
+	double cap = ovc_dload(&ovc->capacity), need = 0;
+
+	if(rxq_now != NULL && rxq_now->max_age_ms < 0) {
+		if(m->dt_s > 0 && m->offered[OVC_CLASS_INVITE] > 0 && cap > 0)
+			need = cap * m->dt_s / (double)m->offered[OVC_CLASS_INVITE];
+		loaded = ovc_derive_age_loaded(max_age, rxq_now->t1_ms,
+				ovc_sampler_stall_ms(),
+				(double)ovc_sampler_cpu_period_ns() / 1e6, need);
+	}
+	atomic_store(&ovc->rxq_age_loaded_ms, loaded);
 }
 
 static void onset_second_end(
@@ -212,5 +242,6 @@ const struct ovc_part ovc_part_onset = {
 		.name = "overload onset",
 		.init = onset_init,
 		.sample = onset_sample,
+		.apply = onset_apply,
 		.second_end = onset_second_end,
 };

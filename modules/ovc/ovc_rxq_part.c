@@ -106,8 +106,10 @@ static void rxq_stats(rpc_t *rpc, void *ctx, void *th)
 			"age_by_estimate",
 			(unsigned long long)atomic_load(&ovc->rxq_age_estimated),
 			"drain_source", ovc_rxq_hooked ? "datagrams" : "requests");
-	rpc->struct_add(h, "JJ", "proc_reads",
+	rpc->struct_add(h, "JJJ", "proc_reads",
 			(unsigned long long)atomic_load(&ovc->rxq_proc_reads),
+			"max_age_loaded_ms",
+			(unsigned long long)atomic_load(&ovc->rxq_age_loaded_ms),
 			"late_rejects",
 			(unsigned long long)atomic_load(
 					&ovc->ev_total[OVC_E_LATE_REJECT]));

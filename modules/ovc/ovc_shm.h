@@ -74,6 +74,8 @@ struct ovc_shm
 	_Atomic uint64_t rxq_mss_tcp;	  /* TCP_MAXSEG set on them (0: none) */
 	_Atomic uint64_t rx_dgrams;		  /* datagrams Kamailio read (drain) */
 	_Atomic unsigned rxq_max_age_ms;  /* hot-path copy of rxq.max_age_ms */
+	_Atomic unsigned rxq_age_loaded_ms; /* the age limit while overloaded
+										  (ovc_derive_age_loaded()) */
 	ovc_atomic_double rxq_wait_ms;	  /* estimated receive-queue wait, ms */
 	ovc_atomic_double rxq_drain;	  /* drain rate estimate, messages/s */
 	ovc_atomic_double rxq_guard_f;	  /* guard's cap on f in force (1: none) */

@@ -94,6 +94,35 @@ START_TEST(test_rcvbuf)
 }
 END_TEST
 
+/* The age limit under overload: the stall's fresh tail plus the running
+ * part must hold the share of INVITEs the proxy can serve. */
+START_TEST(test_age_loaded)
+{
+	/* 20 ms / 100 ms quota: stall 80, max_age 100, T1 500 */
+	/* 16x: need 0.06 -> 80 - 94 + 20 < 50: the floor T1/10 */
+	ck_assert_uint_eq(ovc_derive_age_loaded(100, 500, 80, 100, 0.06), 50);
+	/* 2x: 80 - 50 + 20 = 50 */
+	ck_assert_uint_eq(ovc_derive_age_loaded(100, 500, 80, 100, 0.5), 50);
+	/* 1.25x: 80 - 20 + 20 = 80 */
+	ck_assert_uint_eq(ovc_derive_age_loaded(100, 500, 80, 100, 0.8), 80);
+	/* barely over: 80 - 1 + 20; with a longer stall capped by max_age */
+	ck_assert_uint_eq(ovc_derive_age_loaded(100, 500, 80, 100, 0.99), 99);
+	ck_assert_uint_eq(ovc_derive_age_loaded(100, 500, 90, 100, 0.95), 100);
+	/* 10 ms / 100 ms: stall 90, max_age 110; need 0.7 -> 90 - 30 + 20 */
+	ck_assert_uint_eq(ovc_derive_age_loaded(110, 500, 90, 100, 0.7), 80);
+	/* monotone in need */
+	ck_assert_uint_le(ovc_derive_age_loaded(100, 500, 80, 100, 0.6),
+			ovc_derive_age_loaded(100, 500, 80, 100, 0.7));
+	/* no quota, need unknown or >= 1, the limit off: max_age_ms */
+	ck_assert_uint_eq(ovc_derive_age_loaded(100, 500, 0, 0, 0.1), 100);
+	ck_assert_uint_eq(ovc_derive_age_loaded(100, 500, 80, 100, 0), 100);
+	ck_assert_uint_eq(ovc_derive_age_loaded(100, 500, 80, 100, 1.0), 100);
+	ck_assert_uint_eq(ovc_derive_age_loaded(100, 500, 80, 100, NAN), 100);
+	ck_assert_uint_eq(ovc_derive_age_loaded(0, 500, 80, 100, 0.1), 0);
+	ck_assert_uint_eq(ovc_derive_age_loaded(100, 500, 80, 80, 0.1), 100);
+}
+END_TEST
+
 START_TEST(test_window)
 {
 	ck_assert_double_eq_tol(ovc_derive_onset_window_ms(100), 200, 1e-12);
@@ -114,6 +143,7 @@ Suite *make_suite_derive(void)
 	tcase_add_test(tc, test_rxq_auto);
 	tcase_add_test(tc, test_rxq_explicit);
 	tcase_add_test(tc, test_rcvbuf);
+	tcase_add_test(tc, test_age_loaded);
 	tcase_add_test(tc, test_window);
 	suite_add_tcase(s, tc);
 	return s;

@@ -169,6 +169,69 @@ START_TEST(test_queue_enter)
 }
 END_TEST
 
+START_TEST(test_signs)
+{
+	struct ovc_onset_cfg c = {250, 20, 20, 1.0, 32.0};
+	struct ovc_onset_signs s = {0};
+	struct ovc_onset o;
+	int i, on;
+
+	ovc_onset_init(&o);
+	/* nothing but waits: no sign, whatever the wait */
+	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, -1));
+	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 300));
+	/* INVITEs arrived, none with a measurable wait: evidence at any time */
+	s.invites = 1;
+	ck_assert_str_eq(ovc_onset_sign(&o, &c, &s, -1), "unmeasured (TCP, TLS)");
+	ck_assert_str_eq(ovc_onset_sign(&o, &c, &s, NAN), "unmeasured (TCP, TLS)");
+	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 0.5));
+	s.invites = 0;
+	/* out of overload, the consequences of controlling one start nothing */
+	s.kstage = 1;
+	s.epochs = 4;
+	s.held = 3;
+	s.refused_for_wait = 50;
+	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 5));
+	/* in overload each keeps it */
+	ck_assert_int_eq(ovc_onset_step(&o, &c, 300, -1, 0.2), 1);
+	ck_assert_str_eq(
+			ovc_onset_sign(&o, &c, &s, 5), "held down by pi's refusals");
+	s.held = 2; /* half the epochs is not most of them */
+	ck_assert_str_eq(
+			ovc_onset_sign(&o, &c, &s, 5), "the kernel stage drops calls");
+	s.kstage = 0;
+	/* INVITEs refused for their wait while the freshest waited less than
+	 * onset_ms: the age limit keeps the queue short */
+	ck_assert_str_eq(
+			ovc_onset_sign(&o, &c, &s, 5), "INVITEs refused for their wait");
+	ck_assert_str_eq(
+			ovc_onset_sign(&o, &c, &s, -1), "INVITEs refused for their wait");
+	/* a wait above onset_ms is its own evidence */
+	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 35));
+	s.refused_for_wait = 0;
+	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 5));
+	/* so the age refusals keep an overload whose waits the limit
+	 * shortened, one onset in all, and it ends a hold after they stop */
+	s.refused_for_wait = 10;
+	for(i = 0; i < 20; i++) {
+		const char *why = ovc_onset_sign(&o, &c, &s, 8);
+
+		ck_assert_ptr_nonnull(why);
+		ck_assert_int_eq(ovc_onset_step(&o, &c, INFINITY, -1, 0.2), 1);
+	}
+	s.refused_for_wait = 0;
+	for(i = 0; i < 4; i++) {
+		ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 8));
+		ck_assert_int_eq(ovc_onset_step(&o, &c, 8, -1, 0.2), 1);
+	}
+	on = ovc_onset_step(&o, &c, 8, -1, 0.2);
+	if(on)
+		on = ovc_onset_step(&o, &c, 8, -1, 0.2);
+	ck_assert_int_eq(on, 0);
+	ck_assert_uint_eq(o.onsets, 1);
+}
+END_TEST
+
 Suite *make_suite_onset(void)
 {
 	Suite *s = suite_create("onset");
@@ -180,6 +243,7 @@ Suite *make_suite_onset(void)
 	tcase_add_test(tc, test_enter_hysteresis);
 	tcase_add_test(tc, test_rearm);
 	tcase_add_test(tc, test_queue_enter);
+	tcase_add_test(tc, test_signs);
 	suite_add_tcase(s, tc);
 	return s;
 }
