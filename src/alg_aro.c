@@ -61,6 +61,11 @@ static int aro_step(struct ovc_ctl *c, const struct ovc_measure *m,
 	return OVC_OK;
 }
 
+static void aro_hold(struct ovc_ctl *c, double f)
+{
+	c->u.aro.f = f;
+}
+
 static void aro_release(struct ovc_ctl *c)
 {
 	c->u.aro.f = 1.0;
@@ -80,6 +85,7 @@ const struct ovc_alg_desc ovc_alg_aro = {
 	.init = aro_init,
 	.carry = aro_carry,
 	.step = aro_step,
+	.hold = aro_hold,
 	.release = aro_release,
 	.epoch_ms = aro_epoch_ms,
 };

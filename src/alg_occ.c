@@ -26,6 +26,11 @@ static int occ_step(struct ovc_ctl *c, const struct ovc_measure *m,
 	return OVC_OK;
 }
 
+static void occ_hold(struct ovc_ctl *c, double f)
+{
+	c->u.occ.f = f;
+}
+
 static void occ_release(struct ovc_ctl *c)
 {
 	c->u.occ.f = 1.0;
@@ -43,6 +48,7 @@ const struct ovc_alg_desc ovc_alg_occ = {
 	.init = occ_init,
 	.carry = occ_carry,
 	.step = occ_step,
+	.hold = occ_hold,
 	.release = occ_release,
 	.epoch_ms = occ_epoch_ms,
 };

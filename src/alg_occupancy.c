@@ -36,6 +36,11 @@ static int occupancy_step(struct ovc_ctl *c, const struct ovc_measure *m,
 	return OVC_OK;
 }
 
+static void occupancy_hold(struct ovc_ctl *c, double f)
+{
+	c->u.occupancy.f = f;
+}
+
 static void occupancy_release(struct ovc_ctl *c)
 {
 	c->u.occupancy.f = 1.0;
@@ -53,6 +58,7 @@ const struct ovc_alg_desc ovc_alg_occupancy = {
 	.init = occupancy_init,
 	.carry = occupancy_carry,
 	.step = occupancy_step,
+	.hold = occupancy_hold,
 	.release = occupancy_release,
 	.epoch_ms = occupancy_epoch_ms,
 };

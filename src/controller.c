@@ -139,6 +139,7 @@ void ovc_ctl_release(struct ovc_ctl *c)
 int ovc_ctl_step(struct ovc_ctl *c, const struct ovc_measure *m,
 		ovc_time_ns now, struct ovc_output *out)
 {
+	const struct ovc_alg_desc *d;
 	struct ovc_output o;
 	double dt;
 	int rc;
@@ -157,10 +158,15 @@ int ovc_ctl_step(struct ovc_ctl *c, const struct ovc_measure *m,
 		}
 		dt = (double)(now - c->last_now) / (double)OVC_NS_PER_S;
 	}
-	rc = desc_of(c)->step(c, m, dt, &o);
+	d = desc_of(c);
+	rc = d->step(c, m, dt, &o);
 	if(rc != OVC_OK) {
 		*out = c->last;
 		return rc;
+	}
+	if(m->age_refused > 0 && d->hold != NULL && o.f < c->last.f) {
+		d->hold(c, c->last.f); /* the age limit refuses the excess */
+		ovc_output_from_f(&o, c->last.f);
 	}
 	c->last = o;
 	c->last_now = now;

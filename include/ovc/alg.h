@@ -55,6 +55,10 @@ struct ovc_alg_desc
 	 * state untouched. */
 	int (*step)(struct ovc_ctl *c, const struct ovc_measure *m, double dt,
 			struct ovc_output *o);
+	/* Sets f back to f after a step that lowered it, keeping what the
+	 * step measured (ovc_ctl_step(), while the age limit refuses under a
+	 * CPU quota); NULL: f does not come from the CPU alone, never held */
+	void (*hold)(struct ovc_ctl *c, double f);
 	/* Back to accepting everything (ovc_ctl_release()); NULL: nothing
 	 * to release. */
 	void (*release)(struct ovc_ctl *c);

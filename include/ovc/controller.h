@@ -32,6 +32,10 @@ struct ovc_measure
 	double queue_in;   /* INVITEs that entered the queue of queue_len
 						  over the epoch; < 0: not counted (pi then
 						  takes offered[invite]) */
+	/* Added for the CPU-driven loops (0 when not counted): */
+	double age_refused; /* initial INVITEs refused over the epoch for
+						   their wait in the receive queue, under a CPU
+						   quota (ovc_ctl_step() holds f then) */
 };
 
 /* What a controller decided. */
@@ -98,7 +102,14 @@ const struct ovc_alg_traits *ovc_ctl_traits(const struct ovc_ctl *c);
 
 /* One control step at time now with measurement m; fills *out. Returns
  * OVC_OK, or OVC_EINVAL when m is unusable (out then repeats the last
- * decision). Never puts NaN or inf into *out. */
+ * decision). Never puts NaN or inf into *out. An algorithm whose f comes
+ * from the CPU alone (occ, occupancy, aro: a hold in its descriptor) does
+ * not lower f in an epoch with m->age_refused > 0 (its measurements go
+ * on; f may rise): under a CPU quota the
+ * CPU reads full whenever work waits at a period's start, so the loop
+ * would go on lowering f while the age limit already refuses the excess
+ * at the same cost, and a lower f empties the queue the proxy works from
+ * (each call then costs more: bench/RESULTS.md). */
 int ovc_ctl_step(struct ovc_ctl *c, const struct ovc_measure *m,
 		ovc_time_ns now, struct ovc_output *out);
 

@@ -197,6 +197,22 @@ static int onset_init(const struct ovc_params *p)
 	return 0;
 }
 
+/* INVITEs refused for their wait by the last epoch (ticker only) */
+static uint64_t epoch_waited;
+
+/* Each epoch: the INVITEs refused for their wait since the last, under a
+ * CPU quota (the CPU-driven loops hold f while there are some:
+ * ovc_ctl_step()); 0 without a quota. */
+static void onset_measure(const struct ovc_tick *t, struct ovc_measure *m)
+{
+	uint64_t w = refused_for_wait();
+
+	m->age_refused = ovc_sampler_stall_ms() > 0 && w > epoch_waited
+							 ? (double)(w - epoch_waited)
+							 : 0;
+	epoch_waited = w;
+}
+
 /* the rxq.* parameters in force at the last sample (ticker only) */
 static const struct ovc_rxq_params *rxq_now;
 
@@ -242,6 +258,7 @@ const struct ovc_part ovc_part_onset = {
 		.name = "overload onset",
 		.init = onset_init,
 		.sample = onset_sample,
+		.measure = onset_measure,
 		.apply = onset_apply,
 		.second_end = onset_second_end,
 };

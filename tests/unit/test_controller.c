@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ovc/alg.h"
 #include "ovc/controller.h"
 #include "suites.h"
 
@@ -602,6 +603,81 @@ START_TEST(test_hides_overload)
 }
 END_TEST
 
+/* Under a CPU quota, while the age limit refuses INVITEs, the loops whose f
+ * comes from the CPU alone do not lower it (the excess is refused already;
+ * the CPU reads full whenever work waits); their measurements go on, and f
+ * may rise. Every other algorithm steps as if nothing were counted. */
+START_TEST(test_age_refusals_hold_f)
+{
+	enum ovc_alg alg = (enum ovc_alg)_i;
+	struct ovc_params p;
+	struct ovc_ctl c, plain;
+	struct ovc_measure m;
+	struct ovc_output o, o2;
+	ovc_time_ns t = 0;
+	double f1;
+	int k, holds;
+
+	ovc_params_defaults(&p);
+	ck_assert_int_eq(ovc_ctl_init(&c, alg, &p), OVC_OK);
+	holds = ovc_alg_desc(alg)->hold != NULL;
+	ck_assert_int_eq(holds,
+			alg == OVC_ALG_OCC || alg == OVC_ALG_OCCUPANCY
+					|| alg == OVC_ALG_ARO);
+	measure_init(&m, 0.1, 1.0);
+	m.offered[OVC_CLASS_INVITE] = m.admitted[OVC_CLASS_INVITE] = 100;
+	m.queue_len = 50;
+	m.queue_cap = 1000;
+	plain = c;
+	if(!holds) {
+		for(k = 0; k < 50; k++) {
+			t += 100 * MS;
+			m.age_refused = 0;
+			ck_assert_int_eq(ovc_ctl_step(&plain, &m, t, &o2), OVC_OK);
+			m.age_refused = 30;
+			ck_assert_int_eq(ovc_ctl_step(&c, &m, t, &o), OVC_OK);
+			ck_assert(memcmp(&o, &o2, sizeof(o)) == 0);
+		}
+		return;
+	}
+	/* the CPU full, nothing refused for age: f falls */
+	for(k = 0; k < 10; k++) {
+		t += 100 * MS;
+		ck_assert_int_eq(ovc_ctl_step(&c, &m, t, &o), OVC_OK);
+	}
+	f1 = o.f;
+	ck_assert(f1 < 0.999);
+	/* the same with INVITEs refused for their wait: f holds */
+	m.age_refused = 30;
+	for(k = 0; k < 20; k++) {
+		t += 100 * MS;
+		ck_assert_int_eq(ovc_ctl_step(&c, &m, t, &o), OVC_OK);
+		ck_assert(o.f == f1);
+		ck_assert(c.last.f == f1);
+	}
+	/* the CPU low: f may rise even so */
+	measure_init(&m, 0.1, 0.2);
+	m.offered[OVC_CLASS_INVITE] = m.admitted[OVC_CLASS_INVITE] = 100;
+	m.age_refused = 30;
+	for(k = 0; k < 100; k++) {
+		t += 100 * MS;
+		m.admitted[OVC_CLASS_INVITE] = 100 * c.last.f; /* aro's alpha */
+		ck_assert_int_eq(ovc_ctl_step(&c, &m, t, &o), OVC_OK);
+		assert_output_sane(&o);
+	}
+	ck_assert(o.f > f1);
+	/* the age refusals over, the CPU full: f falls again */
+	f1 = o.f;
+	m.cpu = 1.0;
+	m.age_refused = 0;
+	for(k = 0; k < 100; k++) {
+		t += 100 * MS;
+		ck_assert_int_eq(ovc_ctl_step(&c, &m, t, &o), OVC_OK);
+	}
+	ck_assert(o.f < f1);
+}
+END_TEST
+
 Suite *make_suite_controller(void)
 {
 	Suite *s = suite_create("controller");
@@ -624,6 +700,7 @@ Suite *make_suite_controller(void)
 	tcase_add_test(all, test_pi_cpu_counts_refusals);
 	tcase_add_test(all, test_hides_overload);
 	tcase_add_loop_test(all, test_release_every_alg, 0, OVC_ALG_COUNT);
+	tcase_add_loop_test(all, test_age_refusals_hold_f, 0, OVC_ALG_COUNT);
 	suite_add_tcase(s, all);
 	return s;
 }
