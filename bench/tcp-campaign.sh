@@ -214,7 +214,7 @@ one() {
 	fi
 	# setup times (rtd "setup") of calls answered within the window
 	setup=$(for f in "$run_dir"/uac1_rtt.csv "$run_dir"/uac2_rtt.csv; do
-		[ -f "$f" ] && answered "$f"; done | sort -g | awk '
+		[ ! -f "$f" ] || answered "$f"; done | sort -g | awk '
 		{ v[++k] = $1; s += $1; if($1 < 100) f1++; if($1 < 500) f5++ }
 		END { if(!k) { print "0 0 0 0 0"; exit }
 			p = int(0.95 * k + 0.5); if(p < 1) p = 1
