@@ -49,6 +49,7 @@ void ovc_onset_settings(
 		const struct ovc_rxq_params *p, struct ovc_rxq_eff *eff)
 {
 	double stall = ovc_sampler_stall_ms();
+	unsigned loaded;
 
 	ovc_derive_rxq(p, stall, eff);
 	if(p->max_age_ms < 0 && ovc_traits_now()->controlled == 0)
@@ -56,9 +57,8 @@ void ovc_onset_settings(
 	atomic_store(&ovc->rxq_max_age_ms, eff->max_age_ms);
 	/* the limit while overloaded: the one given, else derived each epoch
 	 * (onset_apply()), the limit below overload until then */
-	if(p->max_age_ms >= 0 || eff->max_age_ms == 0
-			|| atomic_load(&ovc->rxq_age_loaded_ms) == 0
-			|| atomic_load(&ovc->rxq_age_loaded_ms) > eff->max_age_ms)
+	loaded = atomic_load(&ovc->rxq_age_loaded_ms);
+	if(p->max_age_ms >= 0 || loaded == 0 || loaded > eff->max_age_ms)
 		atomic_store(&ovc->rxq_age_loaded_ms, eff->max_age_ms);
 	ovc_dstore(&ovc->guard_ms, eff->guard_ms);
 	ovc_dstore(&ovc->onset_ms, eff->onset_ms);
