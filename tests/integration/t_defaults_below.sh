@@ -8,7 +8,8 @@
 #
 # The capacity is measured here, not assumed: the same proxy deciding
 # nothing (`none`) is offered a probe rate for as long as the test (SECS);
-# while it sets up fewer than 99.5 % of the calls within 500 ms the probe
+# while it sets up fewer than 99.5 % of the calls within 200 ms (PROBE_MS,
+# lib.sh: under the backlog at which ovc starts an overload) the probe
 # is over capacity and the next one is 8 % lower (at most PROBES, 9: down
 # to 0.51x the first); a rate counts as handled when it passes twice in a
 # row (lib.sh, PROBE_CONFIRM). The test rate is 0.9x the first probe it handled,
