@@ -160,7 +160,9 @@ static const struct ovc_param_def param_table[] = {
 		"control period T (003: 10 ms)"},
 	/* rxq: the kernel's receive queue (issue 9; 001 §4.1.1, 002 §6) */
 	{"rxq.sample_ms", U, 20, 1, 1000, OFF(rxq.sample_ms), "ms",
-		"period at which the listening sockets' receive queues are read"},
+		"period at which the listening sockets' receive queues are read "
+		"(at least 100 while nothing can be refused: none without an age "
+		"limit)"},
 	{"rxq.tau_ms", D, 500, 0, 60000, OFF(rxq.tau_ms), "ms",
 		"time constant of the drain-rate filter of the wait estimate (several "
 		"CFS periods under a CPU quota)"},

@@ -74,13 +74,14 @@ static void rxq_stats(rpc_t *rpc, void *ctx, void *th)
 		return;
 	guard_ms = ovc_dload(&ovc->guard_ms);
 	max_age = atomic_load(&ovc->rxq_max_age_ms);
-	rpc->struct_add(h, "dJfffdff", "overload", atomic_load(&ovc->overload),
-			"onsets", (unsigned long long)atomic_load(&ovc->onsets),
-			"onset_ms", ovc_dload(&ovc->onset_ms), "onset_enter_ms",
+	rpc->struct_add(h, "dJfffdffd", "overload", atomic_load(&ovc->overload),
+			"onsets", (unsigned long long)atomic_load(&ovc->onsets), "onset_ms",
+			ovc_dload(&ovc->onset_ms), "onset_enter_ms",
 			ovc_dload(&ovc->onset_enter_ms), "stall_ms",
 			ovc_dload(&ovc->stall_ms), "rcvbuf_udp_msgs", ovc_rcvbuf_udp,
 			"cpu_reject", ovc_dload(&ovc->cpu_reject), "capacity_cps",
-			ovc_dload(&ovc->capacity));
+			ovc_dload(&ovc->capacity), "sample_ms",
+			(int)atomic_load(&ovc->rxq_sample_ms));
 	rpc->struct_add(h, "JJJffJJJJJJfffJJJJs", "rx_queue_bytes",
 			(unsigned long long)atomic_load(&ovc->rxq_bytes), "rx_queue_msgs",
 			(unsigned long long)(atomic_load(&ovc->rxq_bytes)

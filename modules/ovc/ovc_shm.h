@@ -77,6 +77,8 @@ struct ovc_shm
 	_Atomic unsigned rxq_age_loaded_ms; /* the age limit while overloaded
 										  (ovc_derive_age_loaded()) */
 	ovc_atomic_double rxq_wait_ms;	  /* estimated receive-queue wait, ms */
+	_Atomic unsigned rxq_sample_ms;	  /* receive-queue sampling period in
+										 force, ms (ticker) */
 	ovc_atomic_double rxq_drain;	  /* drain rate estimate, messages/s */
 	ovc_atomic_double rxq_guard_f;	  /* guard's cap on f in force (1: none) */
 	ovc_atomic_double f_eff;		  /* f the acceptor applies: min(f, cap) */

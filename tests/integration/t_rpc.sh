@@ -64,7 +64,14 @@ else
 fi
 accept algorithm sired
 accept algorithm none
+# nothing to refuse: the ticker samples the receive queue calmly, and at
+# rxq.sample_ms again once an algorithm controls
+sleep 0.3
+check "with none the receive queue is sampled every 100 ms" \
+	"$(stats_key sample_ms) == 100"
 accept algorithm occ
+sleep 0.3
+check "with occ every rxq.sample_ms (20 ms)" "$(stats_key sample_ms) == 20"
 accept mode single
 accept mode multi
 accept dry_run 1
