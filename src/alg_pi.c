@@ -51,7 +51,6 @@ static int pi_step(struct ovc_ctl *c, const struct ovc_measure *m,
 	if(!ovc_meas_ok(m->cpu) || !ovc_meas_ok(m->queue_len)
 			|| !ovc_meas_ok(m->offered[OVC_CLASS_INVITE]))
 		return OVC_EINVAL;
-	ovc_pi_set_quota(pi, m->stall_ms > 0);
 	rc = ovc_pi_step(pi, dt, pi_cpu(m), m->queue_len, pi_queue_in(m));
 	if(rc != OVC_OK)
 		return rc;
@@ -90,16 +89,16 @@ static double pi_queue_target_s(const struct ovc_params *p)
 
 /* It refuses, at arrival (the share) and at the queue's output (alpha)
  * together, more than twice the CPU headroom it keeps (1 - f_arr (1 -
- * alpha) > 2 (1 - C_T), C_T in force): the offered work exceeds the whole
- * CPU by the headroom again (C_T / (1 - 2 (1 - C_T)), 1.125 at C_T 0.9),
- * beyond what the noise of a proxy at its capacity (a refused share about
- * 1 - C_T) reaches; under a quota (C_T 1), any refusal. */
+ * alpha) > 2 (1 - C_T)): the offered work exceeds the whole CPU by the
+ * headroom again (C_T / (1 - 2 (1 - C_T)), 1.125 at C_T 0.9), beyond what the
+ * noise of a proxy at its capacity (a refused share about 1 - C_T)
+ * reaches. */
 static int pi_hides_overload(
 		const struct ovc_ctl *c, const struct ovc_output *o)
 {
 	double refused = 1.0 - o->f_arrival * (1.0 - o->alpha);
 
-	return isfinite(refused) && refused > 2.0 * (1.0 - c->u.pi.c_t);
+	return isfinite(refused) && refused > 2.0 * (1.0 - c->u.pi.p.c_target);
 }
 
 static void pi_set_capacity(struct ovc_ctl *c, double rho)

@@ -36,8 +36,6 @@ struct ovc_measure
 	double age_refused; /* initial INVITEs refused over the epoch for
 						   their wait in the receive queue, under a CPU
 						   quota (ovc_ctl_step() holds f then) */
-	double stall_ms;	/* the CPU quota's stall per period, ms; 0: no quota
-						(pi's C_T, ovc_pi_c_target()) */
 };
 
 /* What a controller decided. */
