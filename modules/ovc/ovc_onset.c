@@ -137,7 +137,7 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 		unsigned t1_ms, double queue_target_s)
 {
 	struct ovc_onset_cfg cfg;
-	double win_ms, rx, q, least, rx_seen, least_seen;
+	double win_ms, rx, q, least;
 	struct ovc_onset_signs signs;
 	uint64_t invites, waited;
 	const char *why;
@@ -183,25 +183,28 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 	signs.refused_for_wait = waited - window_waited;
 	signs.backlog_ms = window_backlog_ms;
 	why = ovc_onset_sign(&onset, &cfg, &signs, least);
-	rx_seen = rx;
-	least_seen = least;
-	if(why != NULL)
-		least = rx = INFINITY;
 	window_invites = invites;
 	window_waited = waited;
 	window_epochs = 0;
 	window_held = 0;
 	window_backlog_ms = -1;
-	on = ovc_onset_step(&onset, &cfg, rx, q, (double)(now - window_start) / 1e9);
-	if(ovc_traits_now()->controlled == 0
-			&& atomic_load(&ovc->rxq_max_age_ms) == 0)
+	/* a sign is evidence whatever the thresholds: INFINITY */
+	on = ovc_onset_step(&onset, &cfg, why != NULL ? INFINITY : rx, q,
+			(double)(now - window_start) / 1e9);
+	if(ovc_onset_observing())
 		on = 0; /* nothing is controlled, nothing to report (an age limit
 				   set under none acts in overload) */
 	window_start = now;
 	if(on != atomic_exchange(&ovc->overload, on))
-		log_change(on, now, rx_seen, q, least_seen, why, signs.backlog_ms);
+		log_change(on, now, rx, q, least, why, signs.backlog_ms);
 	atomic_store(&ovc->onsets, onset.onsets);
 	return on;
+}
+
+int ovc_onset_observing(void)
+{
+	return ovc_traits_now()->controlled == 0
+		   && atomic_load(&ovc->rxq_max_age_ms) == 0;
 }
 
 int ovc_overloaded(void)

@@ -42,6 +42,10 @@ void ovc_onset_settings(
 int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 		unsigned t1_ms, double queue_target_s);
 
+/* 1 when nothing can be refused (an algorithm controlling no class and
+ * no age limit in force): ovc only observes, and reports no overload. */
+int ovc_onset_observing(void);
+
 /* Is overload evident now? */
 int ovc_overloaded(void);
 

@@ -92,9 +92,7 @@ static ovc_time_ns sample_tick(ovc_time_ns now)
 	ovc_parts_sample(&tick);
 	apply_plan(ovc_dload(&ovc->f), -1, 0);
 	ms = rxq_p.sample_ms;
-	if(ovc_traits_now()->controlled == 0
-			&& atomic_load(&ovc->rxq_max_age_ms) == 0
-			&& ms < OVC_OBSERVE_SAMPLE_MS)
+	if(ovc_onset_observing() && ms < OVC_OBSERVE_SAMPLE_MS)
 		ms = OVC_OBSERVE_SAMPLE_MS;
 	atomic_store(&ovc->rxq_sample_ms, ms);
 	return now + (ovc_time_ns)ms * OVC_NS_PER_MS;

@@ -313,12 +313,14 @@ stats_class() {
 
 # timely_window NAME FROM TO [MS]: calls set up within MS ms (default
 # 500; 50, 100, 200 or 500: SIPp's repartition of the INVITE -> 200 rtd
-# "setup") between stat rows FROM and TO.
+# "setup"; "all": every call set up, however late) between stat rows
+# FROM and TO.
 timely_window() {
 	awk -F';' -v a="$2" -v b="$3" -v ms="${4:-500}" '
 		NR == 1 { for(i = 1; i <= NF; i++)
-				if($i ~ /^ResponseTimeRepartitionsetup_<[0-9]+$/ &&
-					substr($i, index($i, "<") + 1) + 0 <= ms + 0) c[i] = 1
+				if($i ~ /^ResponseTimeRepartitionsetup_/ && (ms == "all" ||
+					($i ~ /_<[0-9]+$/ &&
+					substr($i, index($i, "<") + 1) + 0 <= ms + 0))) c[i] = 1
 			next }
 		{ r = NR - 1; s = 0; for(i in c) s += $i
 			if(r == a) va = s; if(r <= b) vb = s }
@@ -480,14 +482,8 @@ probe_run() {
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 0.5
 		[ -s "$T_DIR/$name/stat.csv" ] || continue
-		late=$(awk -F';' -v ms="$PROBE_MS" '
-			NR == 1 { for(i = 1; i <= NF; i++)
-					if($i ~ /^ResponseTimeRepartitionsetup_/ &&
-						!($i ~ /_<[0-9]+$/ &&
-						substr($i, index($i, "<") + 1) + 0 <= ms + 0)) c[i] = 1
-				next }
-			{ s = 0; for(i in c) s += $i }
-			END { print s + 0 }' "$T_DIR/$name/stat.csv")
+		late=$(($(timely_window "$name" 0 100000 all) -
+			$(timely_window "$name" 0 100000 "$PROBE_MS")))
 		if awk -v l="$late" -v c="$calls" 'BEGIN { exit !(l > 0.005 * c) }'; then
 			kill "$pid" 2>/dev/null || true
 			wait "$pid" 2>/dev/null || true
