@@ -63,18 +63,12 @@ const char *ovc_onset_sign(const struct ovc_onset *o,
 		const struct ovc_onset_cfg *c, const struct ovc_onset_signs *s,
 		double least_ms)
 {
-	double enter;
-
 	if(o->on && s->epochs > 0 && 2 * s->held > s->epochs)
 		return "held down by pi's refusals";
 	if(o->on && s->kstage)
 		return "the kernel stage drops calls";
 	if(o->on && s->refused_for_wait > 0 && !above(least_ms, c->onset_ms))
 		return "INVITEs refused for their wait";
-	enter = fmax(c->enter_ms, c->onset_ms);
-	if(!o->on && above(least_ms, c->onset_ms) && !above(least_ms, enter)
-			&& above(s->backlog_ms, enter))
-		return "a backlog of enter_ms queued"; /* else the wait decides */
 	if(!(least_ms >= 0) && s->invites)
 		return "unmeasured (TCP, TLS)";
 	return NULL;

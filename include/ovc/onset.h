@@ -68,9 +68,6 @@ struct ovc_onset_signs
 	unsigned held;	 /* of those, pi refused beyond twice its headroom */
 	uint64_t refused_for_wait; /* initial INVITEs refused for their wait
 								  in the receive queue in it */
-	double backlog_ms; /* least wait the receive queue's estimate (queued
-						  messages / drain rate) gave a message arriving
-						  at any sample of it, ms; < 0: none sampled */
 };
 
 /* Evidence of a window other than a wait above a threshold, given least_ms
@@ -82,12 +79,7 @@ struct ovc_onset_signs
  * headroom (pi holds its queue at T_q and hides the overload), INVITEs
  * refused for their wait while no wait exceeded onset_ms (the age limit
  * keeps the receive queue short enough that the freshest INVITE of a
- * window may wait less than onset_ms while older ones are refused); or,
- * out of overload, the freshest INVITE waited longer than onset_ms (but
- * not enter_ms, which starts one by itself) while
- * the queue behind it held more than enter_ms of work at every sample
- * (backlog_ms): the backlog that would start an overload one wait later
- * is there already (a step in load then starts it a T1/2 sooner).
+ * window may wait less than onset_ms while older ones are refused).
  * Returns the reason (a static string) to pass as INFINITY to
  * ovc_onset_step(), or NULL: none. */
 const char *ovc_onset_sign(const struct ovc_onset *o,

@@ -25,8 +25,6 @@ static uint64_t window_invites;	/* INVITEs offered by its start */
 static unsigned window_epochs;	/* epochs noted in overload in it */
 static unsigned window_held;	/* of those, held down by the controller */
 static uint64_t window_waited;	/* INVITEs refused for their wait by then */
-static double window_backlog_ms; /* least estimated wait in it, ms; < 0:
-									none sampled */
 static ovc_time_ns onset_at;	/* when the overload in force started, ns */
 
 void ovc_onset_note_rx(int64_t wait_ns)
@@ -80,24 +78,22 @@ static const char *wait_text(double ms, char *buf, int size)
 /* Logs a change of the overload state once, with its evidence: the least
  * waits of the window that decided it (rx: receive queue, q: in-core
  * queue beyond its target, least: the one judged, ms), the sign other
- * than a wait that decided it (why, NULL: none) with the work queued
- * (backlog, ms), the CPU and f in force. */
+ * than a wait that decided it (why, NULL: none), the CPU and f in force. */
 static void log_change(int on, ovc_time_ns now, double rx, double q,
-		double least, const char *why, double backlog)
+		double least, const char *why)
 {
-	char b1[32], b2[32], b3[32], b4[32];
+	char b1[32], b2[32], b3[32];
 	const char *w = wait_text(least, b1, sizeof(b1));
 	const char *wr = wait_text(rx, b2, sizeof(b2));
 	const char *wq = wait_text(q, b3, sizeof(b3));
-	const char *wb = wait_text(backlog, b4, sizeof(b4));
 	double cpu = ovc_dload(&ovc->cpu), f = ovc_dload(&ovc->f);
 
 	if(on) {
 		onset_at = now;
 		LM_NOTICE("overload onset #%u: least wait %s (receive queue %s,"
-				  " in-core queue %s, queued %s)%s%s, cpu %.3f, f %.4f\n",
-				onset.onsets, w, wr, wq, wb, why ? ", " : "", why ? why : "",
-				cpu, f);
+				  " in-core queue %s)%s%s, cpu %.3f, f %.4f\n",
+				onset.onsets, w, wr, wq, why ? ", " : "", why ? why : "", cpu,
+				f);
 		return;
 	}
 	LM_NOTICE("overload ended after %.1f s: least wait %s (receive queue"
@@ -121,18 +117,6 @@ static double take_min_ms(_Atomic uint64_t *m)
 	return v == NONE_SEEN ? -1.0 : (double)v / 1e6;
 }
 
-/* The receive queue's estimated wait at this sample into the window's
- * least (a queue drained, or none measured yet, reads 0 or less). */
-static void note_backlog(void)
-{
-	double est = ovc_dload(&ovc->rxq_wait_ms);
-
-	if(!(est >= 0))
-		est = 0;
-	if(window_backlog_ms < 0 || est < window_backlog_ms)
-		window_backlog_ms = est;
-}
-
 int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 		unsigned t1_ms, double queue_target_s)
 {
@@ -153,9 +137,7 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 		window_invites = atomic_load(
 				&ovc->total.v[OVC_CLASS_INVITE][OVC_V_OFFERED]);
 		window_waited = refused_for_wait();
-		window_backlog_ms = -1;
 	}
-	note_backlog();
 	if((double)(now - window_start) < win_ms * 1e6)
 		return atomic_load(&ovc->overload);
 	rx = take_min_ms(&ovc->onset_rx_min_ns);
@@ -181,13 +163,11 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 	signs.epochs = window_epochs;
 	signs.held = window_held;
 	signs.refused_for_wait = waited - window_waited;
-	signs.backlog_ms = window_backlog_ms;
 	why = ovc_onset_sign(&onset, &cfg, &signs, least);
 	window_invites = invites;
 	window_waited = waited;
 	window_epochs = 0;
 	window_held = 0;
-	window_backlog_ms = -1;
 	/* a sign is evidence whatever the thresholds: INFINITY */
 	on = ovc_onset_step(&onset, &cfg, why != NULL ? INFINITY : rx, q,
 			(double)(now - window_start) / 1e9);
@@ -196,7 +176,7 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 				   set under none acts in overload) */
 	window_start = now;
 	if(on != atomic_exchange(&ovc->overload, on))
-		log_change(on, now, rx, q, least, why, signs.backlog_ms);
+		log_change(on, now, rx, q, least, why);
 	atomic_store(&ovc->onsets, onset.onsets);
 	return on;
 }

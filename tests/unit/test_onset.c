@@ -232,48 +232,6 @@ START_TEST(test_signs)
 }
 END_TEST
 
-/* Out of overload, a freshest INVITE that waited longer than onset_ms with
- * more than enter_ms of work queued behind it at every sample of the
- * window starts an overload; either alone does not, nor a NaN or missing
- * estimate, and in overload the waits decide as before. */
-START_TEST(test_backlog_sign)
-{
-	struct ovc_onset_cfg c = {250, 20, 20, 1.0, 32.0};
-	struct ovc_onset_signs s = {0};
-	struct ovc_onset o;
-
-	ovc_onset_init(&o);
-	s.invites = 1;
-	s.backlog_ms = 300;
-	ck_assert_str_eq(
-			ovc_onset_sign(&o, &c, &s, 30), "a backlog of enter_ms queued");
-	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 20));	 /* not above */
-	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 300)); /* the wait says */
-	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 5));
-	s.backlog_ms = 250;
-	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 30));
-	s.backlog_ms = -1;
-	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 30));
-	s.backlog_ms = NAN;
-	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 30));
-	/* the sign starts one overload */
-	s.backlog_ms = 300;
-	ck_assert_ptr_nonnull(ovc_onset_sign(&o, &c, &s, 30));
-	ck_assert_int_eq(ovc_onset_step(&o, &c, INFINITY, -1, 0.2), 1);
-	ck_assert_uint_eq(o.onsets, 1);
-	/* in overload it is no sign of its own */
-	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 30));
-	/* the threshold is enter_ms as configured */
-	ovc_onset_init(&o);
-	c.enter_ms = 100;
-	s.backlog_ms = 90;
-	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 30));
-	s.backlog_ms = 110;
-	ck_assert_ptr_nonnull(ovc_onset_sign(&o, &c, &s, 30));
-	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 101));
-}
-END_TEST
-
 Suite *make_suite_onset(void)
 {
 	Suite *s = suite_create("onset");
@@ -286,7 +244,6 @@ Suite *make_suite_onset(void)
 	tcase_add_test(tc, test_rearm);
 	tcase_add_test(tc, test_queue_enter);
 	tcase_add_test(tc, test_signs);
-	tcase_add_test(tc, test_backlog_sign);
 	suite_add_tcase(s, tc);
 	return s;
 }
