@@ -298,6 +298,24 @@ csv_sum() {
 		c { s += $c } END { print s + 0 }' "$1"
 }
 
+# csv_closed [RPC_FN]: waits (at most 5 s) until every second up to now
+# is in ovc.csv's history (RPC_FN, default rpc: the function that asks
+# the instance). A row covers a second of the monotonic clock, its time
+# that second's start in unix seconds (rounded), and is closed a second
+# after it ends: once a row two seconds after now's is there, every
+# earlier one is. Returns 1 if none came.
+csv_closed() {
+	local fn=${1:-rpc} t0 last i
+	t0=$(date +%s)
+	for i in $(seq 50); do
+		last=$("$fn" ovc.csv 2 2>/dev/null |
+			awk -F',' 'NR > 1 && $1 ~ /^[0-9]+$/ { t = $1 } END { print t + 0 }')
+		[ "$last" -gt $((t0 + 1)) ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
 # stats_val KEY: a top-level number from ovc.stats (e.g. f, cpu).
 stats_val() {
 	rpc ovc.stats | awk -v k="$1" '$1 == k ":" { print $2; exit }'
