@@ -5,9 +5,10 @@
 # CPU-capped) -UDP-> SIPp UAS (uas1). Three arms at each load:
 #   default  plain TCP: the RE's kernel buffers, no smart forwarding;
 #   bm       buffer minimisation only: the RE's TCP listener at
-#            rcvbuf_tcp=BENCH_TCP_RCVBUF messages (default 8; 002 says 2,
-#            which works too since mss_tcp clamps the SE's segments, with
-#            less throughput: the module README, SIP over TCP);
+#            rcvbuf_tcp=BENCH_TCP_RCVBUF messages (default 4: at 10x it
+#            met 002's targets in each of five runs, 8 left 1-2 % of the
+#            setups over 100 ms, 2 once let 594 200 OKs be retransmitted;
+#            bench/RESULTS.md, issue 19, 2026-11-27);
 #   sfbm     ICS+BM+SF: bm plus smart forwarding at the SE
 #            (tcp_sendq_max=0, ovc_dst_admit() before relaying).
 # BENCH_TCP_MSS: the RE's mss_tcp in bm and sfbm (default -1: derived
@@ -93,12 +94,12 @@ start_pair() {
 	case "$arm" in
 	default) se_defs="$se_defs OVC_TCP_SENDQ_MAX=-1" ;;
 	bm)
-		re_defs="$re_defs OVC_RCVBUF_TCP=${BENCH_TCP_RCVBUF:-8}"
+		re_defs="$re_defs OVC_RCVBUF_TCP=${BENCH_TCP_RCVBUF:-4}"
 		re_defs="$re_defs OVC_MSS_TCP=${BENCH_TCP_MSS:--1}"
 		se_defs="$se_defs OVC_TCP_SENDQ_MAX=-1"
 		;;
 	sfbm)
-		re_defs="$re_defs OVC_RCVBUF_TCP=${BENCH_TCP_RCVBUF:-8}"
+		re_defs="$re_defs OVC_RCVBUF_TCP=${BENCH_TCP_RCVBUF:-4}"
 		re_defs="$re_defs OVC_MSS_TCP=${BENCH_TCP_MSS:--1}"
 		se_defs="$se_defs OVC_TCP_SENDQ_MAX=0"
 		;;
