@@ -29,7 +29,7 @@
 #ifndef OVC_OCLOOP_H
 #define OVC_OCLOOP_H
 
-/* The smallest share the loop asks for (a flood halves a each second
+/* The smallest share the loop asks for (a flood halves a each period
  * down to 1 %; the local controller refuses the rest). */
 #define OVC_OCLOOP_A_MIN 0.01
 
