@@ -37,8 +37,10 @@ struct ovc_net
 	ovc_atomic_double a;	 /* the share it asks of its clients */
 	_Atomic int engaged;	 /* the loop is engaged */
 	struct ovc_ocloop loop;	 /* the server's loop (ticker only) */
-	uint64_t last_offered;	 /* INVITE totals at the last second's end */
+	uint64_t last_offered;	 /* INVITE totals at the loop's last step */
 	uint64_t last_admitted;	 /* (ticker only) */
+	uint64_t last_aged;		 /* age rejects then (ticker only) */
+	ovc_time_ns last_step;	 /* its time, 0: none yet (ticker only) */
 	struct ovc_nh_table nh;	 /* the next hops */
 };
 

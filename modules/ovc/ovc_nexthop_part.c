@@ -2,10 +2,10 @@
 /*
  * ovc - overload control between servers as a part (ovc_part.h; see
  * ovc_nexthop.h): the shared state and hooks set up in mod_init, the
- * server's loop stepped each second from the INVITEs its controller
- * admitted, a new announcement each receive-queue sample, the network
- * columns of the per-second row, the "network" block of ovc.stats and
- * the RPC ovc.dst.
+ * server's loop stepped every OVC_OCLOOP_PERIOD_MS (at the receive-queue
+ * sample that ends it) from the INVITEs its controller admitted, a new
+ * announcement each receive-queue sample, the network columns of the
+ * per-second row, the "network" block of ovc.stats and the RPC ovc.dst.
  */
 #include <limits.h>
 
@@ -21,11 +21,6 @@ static int net_init(const struct ovc_params *p)
 	return ovc_net_init();
 }
 
-static void net_sample(const struct ovc_tick *t)
-{
-	ovc_net_publish();
-}
-
 /* The occupancy the local controller aims at (OCC's target). */
 static double target_now(void)
 {
@@ -37,27 +32,57 @@ static double target_now(void)
 	return target > 0 && target <= 1 ? target : 0.9;
 }
 
-/* End of a second: the loop steps on the share of initial INVITEs the
- * controller admitted; the network columns. */
-static void net_second_end(
-		const struct ovc_tick *t, int64_t sec, struct ovc_row *row)
+/* At now, once a loop period has passed since its last step: the loop
+ * steps on the share of initial INVITEs the controller admitted over the
+ * period, the receive queue clogged when its age limit refused more of
+ * them than were admitted. */
+static void loop_step(ovc_time_ns now)
 {
 	struct ovc_net *n = ovc_net;
 	uint64_t off = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_OFFERED]);
 	uint64_t adm = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_ADMITTED]);
-	double x = -1, a, target = target_now();
+	uint64_t aged = atomic_load(&ovc->ev_total[OVC_E_AGE_REJECT]);
+	double x = -1, a, dt, target;
+	int clogged = 0;
 
-	if(off > n->last_offered && adm >= n->last_admitted)
-		x = ovc_ocloop_x((double)(off - n->last_offered),
-				(double)(adm - n->last_admitted), ovc_dload(&ovc->capacity),
-				target);
+	if(n->last_step > 0
+			&& now - n->last_step < OVC_OCLOOP_PERIOD_MS * OVC_NS_PER_MS)
+		return;
+	dt = n->last_step > 0 && now > n->last_step
+				 ? (double)(now - n->last_step) / 1e9
+				 : 0;
+	target = target_now();
+	/* a reset makes the totals go back: that period is not judged */
+	if(dt > 0 && off > n->last_offered && adm >= n->last_admitted
+			&& aged >= n->last_aged) {
+		x = ovc_ocloop_x((double)(off - n->last_offered) / dt,
+				(double)(adm - n->last_admitted) / dt,
+				ovc_dload(&ovc->capacity), target);
+		clogged = aged - n->last_aged > adm - n->last_admitted;
+	}
 	n->last_offered = off;
 	n->last_admitted = adm;
-	a = ovc_ocloop_second(
-			&n->loop, x, ovc_overloaded(), ovc_dload(&ovc->cpu_1s), target);
+	n->last_aged = aged;
+	n->last_step = now;
+	a = ovc_ocloop_step(&n->loop, x, ovc_overloaded(), clogged,
+			ovc_dload(&ovc->cpu_1s), target, dt);
 	ovc_dstore(&n->a, a);
 	ovc_dstore(&n->exact, ovc_ocloop_exact(&n->loop));
 	atomic_store(&n->engaged, n->loop.engaged);
+}
+
+static void net_sample(const struct ovc_tick *t)
+{
+	loop_step(t->now);
+	ovc_net_publish();
+}
+
+/* End of a second: the network columns. */
+static void net_second_end(
+		const struct ovc_tick *t, int64_t sec, struct ovc_row *row)
+{
+	struct ovc_net *n = ovc_net;
+
 	ovc_nh_second(&n->nh);
 	row->oc_reduction = ovc_ocloop_exact(&n->loop);
 	row->dst_reduction_max = 100.0 * ovc_nh_max_reduction(&n->nh, ovc_now_ns());

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ovc unit tests - src/ocloop.c: the loop's law step by step, safe inputs,
- * the dithered announcement, and a closed loop of clients applying what
- * the server announces to a core of fixed capacity.
+ * the half-second period and the clogged receive queue, the dithered
+ * announcement, and a closed loop of clients applying what the server
+ * announces to a core of fixed capacity.
  */
 #include <math.h>
 #include <stdio.h>
@@ -372,6 +373,158 @@ START_TEST(test_x_floor)
 }
 END_TEST
 
+/* The period: a cut applies per step, growth is per second compounded
+ * over the period; a period of no length (or NaN) changes nothing. */
+START_TEST(test_period)
+{
+	struct ovc_ocloop l, m;
+	double dt = OVC_OCLOOP_PERIOD_MS / 1000.0;
+
+	ck_assert_double_eq_tol(dt, 0.5, 1e-12);
+	ovc_ocloop_init(&l);
+	/* two floods in two half-second periods: a quarter in one second */
+	ovc_ocloop_step(&l, 0.1, 1, 0, 1.0, TARGET, dt);
+	ck_assert_double_eq_tol(
+			ovc_ocloop_step(&l, 0.1, 1, 0, 1.0, TARGET, dt), 0.25, 1e-12);
+	ck_assert_double_eq_tol(
+			ovc_ocloop_step(&l, 0.8, 1, 0, 1.0, TARGET, dt), 0.25 * 0.9, 1e-12);
+	/* growth: two half seconds make the second's factor (the probe's
+	 * and the CPU's headroom; the gap's is taken again at each step) */
+	l.a = 0.5;
+	m = l;
+	ovc_ocloop_step(&l, 1.0, 1, 0, -1.0, TARGET, dt);
+	ck_assert_double_eq_tol(
+			ovc_ocloop_step(&l, 1.0, 1, 0, -1.0, TARGET, dt), 0.51, 1e-12);
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&m, 1.0, 1, -1.0, TARGET), 0.51, 1e-12);
+	l.a = 0.5;
+	ovc_ocloop_step(&l, 1.0, 0, 0, 0.3, TARGET, dt);
+	ck_assert_double_eq_tol(
+			ovc_ocloop_step(&l, 1.0, 0, 0, 0.3, TARGET, dt), 0.625, 1e-12);
+	l.a = 0.1;
+	ck_assert_double_eq_tol(ovc_ocloop_step(&l, 1.0, 0, 0, 0.95, TARGET, dt),
+			0.1 * sqrt(1.25), 1e-12);
+	/* a stalled ticker's long period counts as 2 s */
+	l.a = 0.1;
+	ck_assert_double_eq_tol(ovc_ocloop_step(&l, 1.0, 0, 0, 0.95, TARGET, 9.0),
+			0.1 * 1.25 * 1.25, 1e-12);
+	/* no length, or NaN: held, whatever x says */
+	l.a = 0.4;
+	ck_assert_double_eq(ovc_ocloop_step(&l, 0.1, 1, 0, 1.0, TARGET, 0), 0.4);
+	ck_assert_double_eq(ovc_ocloop_step(&l, 1.0, 0, 0, 0.5, TARGET, -1), 0.4);
+	ck_assert_double_eq(ovc_ocloop_step(&l, 0.1, 1, 1, 1.0, TARGET, NAN), 0.4);
+	ck_assert_int_eq(l.engaged, 1);
+}
+END_TEST
+
+/* A clogged receive queue: cuts stop at a quarter of a at the clog's
+ * start; growth is not held; the floor goes with the clog. */
+START_TEST(test_clog)
+{
+	struct ovc_ocloop l;
+	double dt = OVC_OCLOOP_PERIOD_MS / 1000.0;
+	unsigned i;
+
+	ovc_ocloop_init(&l);
+	ck_assert_double_eq_tol(
+			ovc_ocloop_step(&l, 0.02, 1, 1, 1.0, TARGET, dt), 0.5, 1e-12);
+	ck_assert_double_eq_tol(
+			ovc_ocloop_step(&l, 0.0, 1, 1, 1.0, TARGET, dt), 0.25, 1e-12);
+	for(i = 0; i < 10; i++)
+		ck_assert_double_eq_tol(
+				ovc_ocloop_step(&l, 0.01, 1, 1, 1.0, TARGET, dt), 0.25, 1e-12);
+	ck_assert_double_eq_tol(ovc_ocloop_exact(&l), 75.0, 1e-9);
+	/* (1 + x) / 2 stops there too */
+	ck_assert_double_eq_tol(
+			ovc_ocloop_step(&l, 0.6, 1, 1, 1.0, TARGET, dt), 0.25, 1e-12);
+	/* it grows within a clog (x >= 0.95) and the floor stays */
+	ck_assert_double_eq_tol(ovc_ocloop_step(&l, 1.0, 1, 1, 1.0, TARGET, dt),
+			0.25 * sqrt(1.02), 1e-12);
+	ck_assert_double_eq_tol(
+			ovc_ocloop_step(&l, 0.0, 1, 1, 1.0, TARGET, dt), 0.25, 1e-12);
+	/* the clog clears: the next flood halves again */
+	ck_assert_double_eq_tol(
+			ovc_ocloop_step(&l, 0.2, 1, 0, 1.0, TARGET, dt), 0.125, 1e-12);
+	/* a new clog: a quarter of a then */
+	ovc_ocloop_step(&l, 0.0, 1, 1, 1.0, TARGET, dt);
+	ovc_ocloop_step(&l, 0.0, 1, 1, 1.0, TARGET, dt);
+	ck_assert_double_eq_tol(
+			ovc_ocloop_step(&l, 0.0, 1, 1, 1.0, TARGET, dt), 0.03125, 1e-12);
+	/* a corrupted floor is taken afresh */
+	l.a = 0.5;
+	l.a_clog = NAN;
+	ck_assert_double_eq_tol(
+			ovc_ocloop_step(&l, 0.0, 1, 1, 1.0, TARGET, dt), 0.25, 1e-12);
+	ck_assert_double_eq_tol(l.a_clog, 0.5, 1e-12);
+	/* the old one-second call knows no clog */
+	l.a = 0.5;
+	l.a_clog = 0.5;
+	ck_assert_double_eq_tol(
+			ovc_ocloop_second(&l, 0.0, 1, 1.0, TARGET), 0.25, 1e-12);
+	ck_assert_double_eq(l.a_clog, 0.0);
+}
+END_TEST
+
+/* A step from 0.5 C to n C with the half-second period, as on the
+ * testbed: for clog periods after the step the receive queue holds a
+ * backlog its age limit refuses (the core admits 2 % of what it reads),
+ * then its controller admits min(1, C / arrivals). Two periods after
+ * the step the announcement is at least 90 % of the needed 1 - 1/n (at
+ * 4x) or two halvings (8x); a clog never cuts below a quarter (the
+ * arrivals stay at or above min(C, n C / 4): half the capacity at 2x,
+ * whose x is no better), and from 6 s on (a clog of up to 3 s, then 3 s to
+ * climb back) the arrivals are held near C. */
+static void check_step_period(double n, unsigned clog)
+{
+	struct ovc_ocloop l;
+	double dt = OVC_OCLOOP_PERIOD_MS / 1000.0, arr, x, pub;
+	double lo = INFINITY, lo_late = INFINITY, hi_late = 0, need = 1 - 1 / n;
+	unsigned t, i, ann = SIM_ANN / 2;
+
+	ovc_ocloop_init(&l);
+	for(t = 0; t < 20; t++) {
+		arr = 0.5 * SIM_C;
+		ovc_ocloop_step(&l, ovc_ocloop_x(arr, arr, 0, TARGET), 0, 0,
+				arr / SIM_C, TARGET, dt);
+	}
+	ck_assert_int_eq(l.engaged, 0);
+	for(t = 0; t < 40; t++) {
+		pub = 0;
+		for(i = 0; i < ann; i++)
+			pub += ovc_ocloop_publish(&l);
+		arr = n * SIM_C * (1.0 - pub / ann / 100.0);
+		x = ovc_ocloop_x(
+				arr, t < clog ? 0.02 * arr : fmin(arr, SIM_C), 0, TARGET);
+		ovc_ocloop_step(&l, x, arr > SIM_C, t < clog, fmin(1.0, arr / SIM_C),
+				TARGET, dt);
+		if(t == 1)
+			ck_assert_msg(ovc_ocloop_exact(&l) >= fmin(90 * need, 75) - 1e-9,
+					"N=%g clog %u: %g %% after two periods", n, clog,
+					ovc_ocloop_exact(&l));
+		if(t > 0)
+			lo = fmin(lo, arr);
+		if(t >= 12) {
+			lo_late = fmin(lo_late, arr);
+			hi_late = fmax(hi_late, arr);
+		}
+	}
+	ck_assert_msg(lo >= 0.98 * fmin(SIM_C, n * SIM_C / 4),
+			"N=%g clog %u: arrivals down to %g", n, clog, lo);
+	ck_assert_msg(lo_late >= 0.8 * SIM_C && hi_late <= 1.3 * SIM_C,
+			"N=%g clog %u: arrivals %g-%g from 6 s", n, clog, lo_late, hi_late);
+}
+
+START_TEST(test_step_period)
+{
+	static const double n[] = {2, 4, 8, 16};
+	unsigned i, c;
+
+	for(i = 0; i < sizeof(n) / sizeof(n[0]); i++)
+		for(c = 2; c <= 6; c++)
+			check_step_period(n[i], c);
+}
+END_TEST
+
 START_TEST(test_closed_loop)
 {
 	static const double n[] = {2, 4, 8, 16};
@@ -398,6 +551,9 @@ Suite *make_suite_ocloop(void)
 	tcase_add_test(tc, test_x_floor);
 	tcase_add_test(tc, test_closed_loop_pessimistic);
 	tcase_add_test(tc, test_step_overshoot);
+	tcase_add_test(tc, test_period);
+	tcase_add_test(tc, test_clog);
+	tcase_add_test(tc, test_step_period);
 	suite_add_tcase(s, tc);
 	return s;
 }
