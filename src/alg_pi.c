@@ -46,16 +46,23 @@ static int pi_step(struct ovc_ctl *c, const struct ovc_measure *m,
 {
 	struct ovc_pi *pi = &c->u.pi;
 	double adm = m->admitted[OVC_CLASS_INVITE];
+	struct ovc_pishare_queue qs;
 	int rc;
 
 	if(!ovc_meas_ok(m->cpu) || !ovc_meas_ok(m->queue_len)
 			|| !ovc_meas_ok(m->offered[OVC_CLASS_INVITE]))
 		return OVC_EINVAL;
+	ovc_pi_set_quota(pi, m->stall_ms > 0);
+	/* the drain in force over the period: the last step's */
+	qs.paced = pi->drain >= 0 ? pi->drain * dt : -1.0;
+	qs.drained = ovc_meas_ok(m->queue_out) ? m->queue_out : -1.0;
 	rc = ovc_pi_step(pi, dt, pi_cpu(m), m->queue_len, pi_queue_in(m));
 	if(rc != OVC_OK)
 		return rc;
+	qs.q = m->queue_len;
+	qs.q_t = pi->q_t;
 	ovc_pishare_step(&pi->share, dt, m->offered[OVC_CLASS_INVITE],
-			ovc_meas_ok(adm) ? adm : 0.0, pi->p.tq, pi->p.tau);
+			ovc_meas_ok(adm) ? adm : 0.0, &qs, pi->p.tq, pi->p.tau);
 	ovc_output_from_f(o, 1.0 - pi->alpha);
 	o->alpha = pi->alpha;
 	o->u = pi->u;
@@ -68,6 +75,7 @@ static void pi_release(struct ovc_ctl *c)
 {
 	c->u.pi.ic = 0.0;
 	c->u.pi.alpha = 0.0;
+	c->u.pi.drain = -1.0; /* the queue drains freely until the next step */
 }
 
 static unsigned pi_epoch_ms(const struct ovc_params *p)
@@ -89,16 +97,16 @@ static double pi_queue_target_s(const struct ovc_params *p)
 
 /* It refuses, at arrival (the share) and at the queue's output (alpha)
  * together, more than twice the CPU headroom it keeps (1 - f_arr (1 -
- * alpha) > 2 (1 - C_T)): the offered work exceeds the whole CPU by the
- * headroom again (C_T / (1 - 2 (1 - C_T)), 1.125 at C_T 0.9), beyond what the
- * noise of a proxy at its capacity (a refused share about 1 - C_T)
- * reaches. */
+ * alpha) > 2 (1 - C_T), C_T in force): the offered work exceeds the whole
+ * CPU by the headroom again (C_T / (1 - 2 (1 - C_T)), 1.125 at C_T 0.9),
+ * beyond what the noise of a proxy at its capacity (a refused share about
+ * 1 - C_T) reaches; under a quota (C_T 1), any refusal. */
 static int pi_hides_overload(
 		const struct ovc_ctl *c, const struct ovc_output *o)
 {
 	double refused = 1.0 - o->f_arrival * (1.0 - o->alpha);
 
-	return isfinite(refused) && refused > 2.0 * (1.0 - c->u.pi.p.c_target);
+	return isfinite(refused) && refused > 2.0 * (1.0 - c->u.pi.c_t);
 }
 
 static void pi_set_capacity(struct ovc_ctl *c, double rho)

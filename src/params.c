@@ -149,8 +149,8 @@ static const struct ovc_param_def param_table[] = {
 		"tau: time constant of the arrival-rate low-pass filter"},
 	{"pi.tau_c", D, 0.1, 0, 100, OFF(pi.tau_c), "s",
 		"tau_c: time constant of the CPU low-pass filter"},
-	{"pi.c_target", D, 0.9, 0.01, 1, OFF(pi.c_target), "fraction",
-		"C_T: target CPU load"},
+	{"pi.c_target", D, -1, -1, 1, OFF(pi.c_target), "fraction",
+		"C_T: target CPU load (<= 0: 1 under a CPU quota, else 0.9)"},
 	{"pi.rho_m", D, 0, 0, 1e7, OFF(pi.rho_m), "INVITEs/s",
 		"rho_M: capacity, the scale of the drain rate u (0: learned from "
 		"the INVITEs served per CPU share; 1000 until then)"},

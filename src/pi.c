@@ -27,7 +27,7 @@ void ovc_pi_defaults(struct ovc_pi_params *p)
 	p->tq = 0.05;
 	p->tau = 0.1;
 	p->tau_c = 0.1;
-	p->c_target = 0.9;
+	p->c_target = -1.0; /* derived: ovc_pi_c_target() */
 	p->rho_m = 0.0; /* learned */
 	p->u_max = 5.0;
 	p->epoch_ms = 10;
@@ -40,12 +40,11 @@ static int nonneg(double v)
 
 static int pi_params_ok(const struct ovc_pi_params *p)
 {
-	return nonneg(p->kpc) && nonneg(p->kic) && nonneg(p->kpq)
-		   && nonneg(p->kiq) && isfinite(p->tq) && p->tq > 0.0
-		   && nonneg(p->tau) && nonneg(p->tau_c) && isfinite(p->c_target)
-		   && p->c_target > 0.0 && p->c_target <= 1.0 && isfinite(p->rho_m)
-		   && p->rho_m >= 0.0 && isfinite(p->u_max) && p->u_max > 0.0
-		   && p->epoch_ms > 0;
+	return nonneg(p->kpc) && nonneg(p->kic) && nonneg(p->kpq) && nonneg(p->kiq)
+		   && isfinite(p->tq) && p->tq > 0.0 && nonneg(p->tau)
+		   && nonneg(p->tau_c) && isfinite(p->c_target) && p->c_target <= 1.0
+		   && isfinite(p->rho_m) && p->rho_m >= 0.0 && isfinite(p->u_max)
+		   && p->u_max > 0.0 && p->epoch_ms > 0;
 }
 
 static double clamp(double x, double lo, double hi)
@@ -72,8 +71,22 @@ int ovc_pi_init(struct ovc_pi *s, const struct ovc_pi_params *p)
 	s->u = 0.0;
 	s->alpha = 0.0;
 	s->rho_m = p->rho_m > 0 ? p->rho_m : OVC_PI_RHO_M_START;
+	s->c_t = ovc_pi_c_target(p, 0);
+	s->drain = -1.0;
 	ovc_pishare_init(&s->share);
 	return OVC_OK;
+}
+
+double ovc_pi_c_target(const struct ovc_pi_params *p, int quota)
+{
+	if(p->c_target > 0)
+		return p->c_target;
+	return quota ? 1.0 : OVC_PI_C_TARGET;
+}
+
+void ovc_pi_set_quota(struct ovc_pi *s, int quota)
+{
+	s->c_t = ovc_pi_c_target(&s->p, quota);
 }
 
 int ovc_pi_set_capacity(struct ovc_pi *s, double rho)
@@ -98,6 +111,8 @@ int ovc_pi_reconfigure(struct ovc_pi *s, const struct ovc_pi_params *p)
 	s->p = *p;
 	if(p->rho_m > 0)
 		s->rho_m = p->rho_m;
+	if(p->c_target > 0)
+		s->c_t = p->c_target; /* else the derived one stays */
 	s->iq = clamp(s->iq, 0.0, p->u_max * s->rho_m);
 	s->u = clamp(s->u, 0.0, p->u_max);
 	return OVC_OK;
@@ -144,8 +159,9 @@ int ovc_pi_step(struct ovc_pi *s, double dt_s, double cpu, double q,
 	uq = pi_update(&s->iq, s->p.kpq, s->p.kiq, eq, dt_s, 0.0,
 			s->p.u_max * s->rho_m);
 	s->u = uq / s->rho_m;
+	s->drain = uq;
 	/* CPU loop (eq. 8) */
-	ec = clamp(ovc_ewma_value(&s->c_f), 0.0, 1.0) - s->p.c_target;
+	ec = clamp(ovc_ewma_value(&s->c_f), 0.0, 1.0) - s->c_t;
 	s->alpha = pi_update(&s->ic, s->p.kpc, s->p.kic, ec, dt_s, 0.0, 1.0);
 	return OVC_OK;
 }

@@ -106,6 +106,7 @@ void sim_ctl_epoch(struct sim_world *w)
 		m.admitted[i] = (double)w->ep.admitted[i];
 	}
 	m.queue_in = w->incore ? (double)w->ep.queued : -1;
+	m.queue_out = w->incore ? (double)w->ep.dequeued : -1;
 	if(m.cpu >= 0 && m.dt_s > 0) {
 		ovc_ctl_step(w->ctl, &m, w->now, &w->out);
 		/* the module's plan, always overloaded (the model has no

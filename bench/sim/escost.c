@@ -104,8 +104,7 @@ double sim_esc_eval(const struct sim_esc *c, const double *theta, double *g)
 	cfg.duration_s = c->tf;
 	cfg.warmup_s = 0;
 	cfg.csv = NULL;
-	if(ovc_param_get(&cfg.params, "pi.c_target", &cfg.es_ct) != OVC_OK)
-		cfg.es_ct = 0.9;
+	cfg.es_ct = ovc_pi_c_target(&cfg.params.pi, 0); /* no quota here */
 	for(l = 0; l < c->nload; l++) {
 		for(i = 0; i < c->m; i++) {
 			if(c->testbed) {

@@ -32,10 +32,16 @@ struct ovc_measure
 	double queue_in;   /* INVITEs that entered the queue of queue_len
 						  over the epoch; < 0: not counted (pi then
 						  takes offered[invite]) */
+	double queue_out;  /* INVITEs that left it over the epoch (taken by
+						  a worker: admitted, refused or expired); < 0:
+						  not counted (pi's share then keeps its
+						  margin, ovc/pishare.h) */
 	/* Added for the CPU-driven loops (0 when not counted): */
 	double age_refused; /* initial INVITEs refused over the epoch for
 						   their wait in the receive queue, under a CPU
 						   quota (ovc_ctl_step() holds f then) */
+	double stall_ms;	/* the CPU quota's stall per period, ms; 0: no quota
+						(pi's C_T, ovc_pi_c_target()) */
 };
 
 /* What a controller decided. */

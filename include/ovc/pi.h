@@ -29,7 +29,8 @@ struct ovc_pi_params
 	double tq;		   /* T_q, target queueing time, s; 003: 0.05 */
 	double tau;		   /* tau, LPF on the arrival rate, s; 003: 0.1 */
 	double tau_c;	   /* tau_c, LPF on the CPU load, s; 003: 0.1 */
-	double c_target;   /* C_T, target CPU load, fraction; 0.9 */
+	double c_target;   /* C_T, target CPU load, fraction; <= 0: derived
+						  (ovc_pi_set_quota()) */
 	double rho_m;	   /* rho_M, capacity, INVITEs/s; 0: learned
 						  (ovc_pi_set_capacity), OVC_PI_RHO_M_START
 						  until then */
@@ -49,12 +50,30 @@ struct ovc_pi
 	double u;				/* drain rate, normalised to rho_M, [0, u_max] */
 	double alpha;			/* reject ratio, [0, 1] */
 	double rho_m;			/* rho_M in force, INVITEs/s */
+	double c_t;				/* C_T in force, fraction (0, 1] */
+	double drain;			/* the drain u rho_M set by the last step,
+							   INVITEs/s; < 0: none (not stepped, or
+							   released: the queue drains freely) */
 	struct ovc_pishare share; /* arrival share in front of the paced
 								 queue (ovc/pishare.h) */
 };
 
 /* rho_M a learned pi starts from, INVITEs/s. */
 #define OVC_PI_RHO_M_START 1000.0
+
+/* C_T of 003 (a dedicated CPU), and the derived one without a quota. */
+#define OVC_PI_C_TARGET 0.9
+
+/* C_T in force for parameters p, fraction: p->c_target when > 0; else 1
+ * when the proxy's CPU is capped by a quota (quota != 0: the cgroup is the
+ * ceiling, and a proxy held below its quota is never throttled, so it
+ * wakes for each datagram and serves fewer calls than at its quota,
+ * bench/RESULTS.md), OVC_PI_C_TARGET without one. */
+double ovc_pi_c_target(const struct ovc_pi_params *p, int quota);
+
+/* Sets the C_T in force from whether a CPU quota caps the proxy (quota
+ * != 0; ovc_pi_c_target()). */
+void ovc_pi_set_quota(struct ovc_pi *s, int quota);
 
 /* Sets the learned capacity rho (INVITEs/s at full CPU, > 0) as rho_M
  * when pi.rho_m is 0; a configured rho_M stays. The queue integrator is

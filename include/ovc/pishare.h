@@ -17,6 +17,24 @@
  * below that A grows by up to k per lag, above it A shrinks. The floor:
  * at least one INVITE per T_q (q_T >= 1 message), so that an admitted
  * rate filtered down to nothing cannot starve the queue for good.
+ * Workers behind the paced drain: under a CPU quota the CPU never reads
+ * above its ceiling (C_T 1), so the CPU loop cannot say when the proxy is
+ * full, and the margin alone would fill the queue until it expires
+ * (t_queue, 2026-11-26). What says it is the drain: pi paces the queue at
+ * P = u rho_M, and workers that get the CPU take every slot of it, while
+ * workers starved of it leave slots untaken. With
+ *   P~    = INVITEs/s of the paced drain, LPF tau
+ *   D~    = INVITEs/s that left the queue, LPF tau
+ *   behind: P~ > k D~ (the drain short by more than the margin)
+ *   m     = k                                       not behind
+ *           min(k, max(0, 1 + (T_q / tau)(1 - q / q_T)))   behind
+ *   f_arr = min(1, max(m A~, 1 / T_q) / L~)
+ * Behind, the margin follows the queue: k when it is empty, 1 at its
+ * target, less above it, so that the queue settles at q_T (a wait of T_q)
+ * with what enters equal to what the workers drain. Keeping up, the queue
+ * loop holds q at q_T whatever enters, and the full margin lets the
+ * admitted rate grow until the workers fall behind (a margin that follows
+ * the queue there too never grows: bench/RESULTS.md, 2026-11-26).
  * Filters: backward Euler of 1/(1 + tau s), seeded with their first
  * sample (ovc/ewma.h), as pi's own.
  */
@@ -27,9 +45,23 @@
 
 struct ovc_pishare
 {
-	struct ovc_ewma adm; /* A~, admitted at the queue's output, INVITEs/s */
-	struct ovc_ewma arr; /* L~, offered at arrival, INVITEs/s */
-	double f;			 /* the share in force, [0, 1]; 1 until stepped */
+	struct ovc_ewma adm;   /* A~, admitted at the queue's output, INVITEs/s */
+	struct ovc_ewma arr;   /* L~, offered at arrival, INVITEs/s */
+	struct ovc_ewma paced; /* P~, the paced drain, INVITEs/s */
+	struct ovc_ewma out;   /* D~, left the queue, INVITEs/s */
+	double margin;		   /* m in force */
+	int behind;			   /* 1: the workers were behind the drain */
+	double f;			   /* the share in force, [0, 1]; 1 until stepped */
+};
+
+/* What pi's queue did over a period (ovc_pishare_step()). */
+struct ovc_pishare_queue
+{
+	double q;		/* queue length at the period's end, INVITEs (>= 0) */
+	double q_t;		/* pi's target q_T, INVITEs (> 0; else no target) */
+	double paced;	/* the drain pi set for the period, INVITEs (u rho_M
+					   dt, >= 0) */
+	double drained; /* INVITEs that left the queue in the period (>= 0) */
 };
 
 /* The margin k = 1 + tq_s / tau_s (both s, tq_s > 0); INFINITY when
@@ -40,12 +72,20 @@ double ovc_pishare_margin(double tq_s, double tau_s);
 /* Initialises s: share 1, filters unprimed. */
 void ovc_pishare_init(struct ovc_pishare *s);
 
+/* The margin m for margin k, T_q tq_s and tau tau_s (s), queue length q
+ * and target q_t (INVITEs), behind or not (see above); k when not behind
+ * or without a target (q_t <= 0). */
+double ovc_pishare_fill_margin(
+		double k, double tq_s, double tau_s, double q, double q_t, int behind);
+
 /* One period of dt_s seconds in which offered INVITEs arrived and
  * admitted were admitted at the queue's output (counts, >= 0), for
- * pi's T_q tq_s (> 0) and tau tau_s (>= 0), both s. Returns OVC_OK (s->f
- * updated, in [0, 1]) or OVC_EINVAL for NaN, inf, negative values,
- * dt_s <= 0 or tq_s <= 0 (nothing changes). */
+ * pi's T_q tq_s (> 0) and tau tau_s (>= 0), both s; qs what the queue did
+ * (NULL, or a negative paced or drained: not known, the margin is k).
+ * Returns OVC_OK (s->f updated, in [0, 1]) or OVC_EINVAL for NaN, inf,
+ * negative values, dt_s <= 0 or tq_s <= 0 (nothing changes). */
 int ovc_pishare_step(struct ovc_pishare *s, double dt_s, double offered,
-		double admitted, double tq_s, double tau_s);
+		double admitted, const struct ovc_pishare_queue *qs, double tq_s,
+		double tau_s);
 
 #endif

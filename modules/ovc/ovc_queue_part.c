@@ -52,17 +52,19 @@ static int queue_child_init(int rank)
 	return 0;
 }
 
-/* INVITEs queued since start (or ovc.reset) at the last epoch (ticker) */
-static uint64_t queued_last;
+/* INVITEs queued and dequeued since start (or ovc.reset) at the last
+ * epoch (ticker) */
+static uint64_t queued_last, dequeued_last;
 
-/* INVITEs that entered the in-core queue since the last call (a reset
- * makes the total go back: counted from zero then). */
-static double queued_since(void)
+/* The INVITE total v (OVC_V_QUEUED, OVC_V_DEQUEUED) since *last, the
+ * total at the last call (a reset makes the total go back: counted from
+ * zero then). */
+static double invites_since(int v, uint64_t *last)
 {
-	uint64_t q = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_QUEUED]);
-	uint64_t d = q >= queued_last ? q - queued_last : q;
+	uint64_t q = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][v]);
+	uint64_t d = q >= *last ? q - *last : q;
 
-	queued_last = q;
+	*last = q;
 	return (double)d;
 }
 
@@ -72,7 +74,8 @@ static double queued_since(void)
  * receive buffer reads as the papers' B = 1000 messages: bbc.high/low keep
  * their meaning (80 %/60 % of the buffer) whatever its size. With it, pi
  * sees the in-core queue in messages (its q_T is in messages; it paces
- * that queue's drain) and the INVITEs that entered it (its r); bbc and sired see the fuller of the two queues an
+ * that queue's drain), the INVITEs that entered it (its r) and those
+ * that left it (whether its workers keep up with the drain); bbc and sired see the fuller of the two queues an
  * INVITE waits in, both scaled so that a full queue reads as B =
  * OVC_RXQ_SCALE: the in-core queue, and the sockets' receive queue before
  * it, which fills first when the receiving processes fall behind (the
@@ -80,7 +83,9 @@ static double queued_since(void)
 static void queue_measure(const struct ovc_tick *t, struct ovc_measure *meas)
 {
 	uint64_t rx_limit = atomic_load(&ovc->rxq_limit);
-	double len, cap, scaled, in = queued_since();
+	double len, cap, scaled;
+	double in = invites_since(OVC_V_QUEUED, &queued_last);
+	double out = invites_since(OVC_V_DEQUEUED, &dequeued_last);
 
 	if(rx_limit > 0) {
 		meas->queue_cap = OVC_RXQ_SCALE;
@@ -89,6 +94,7 @@ static void queue_measure(const struct ovc_tick *t, struct ovc_measure *meas)
 	}
 	meas->queue_delay_s = 0;
 	meas->queue_in = -1; /* not the queue of queue_len */
+	meas->queue_out = -1;
 	if(!ovc_queue_on() || !ovc_traits_now()->queued)
 		return;
 	len = ovc_queue_len();
@@ -97,6 +103,7 @@ static void queue_measure(const struct ovc_tick *t, struct ovc_measure *meas)
 		meas->queue_len = len;
 		meas->queue_cap = cap;
 		meas->queue_in = in;
+		meas->queue_out = out;
 	} else {
 		scaled = len / cap * OVC_RXQ_SCALE;
 		if(meas->queue_cap <= 0 || scaled > meas->queue_len)

@@ -138,6 +138,7 @@ static void sampler_measure(const struct ovc_tick *t, struct ovc_measure *m)
 		epoch_hist.window = cpu_window(t->epoch);
 		epoch_hist.epoch = t->epoch;
 	}
+	m->stall_ms = ovc_sampler_stall_ms();
 	rho = hist_sample(&epoch_hist, t->now, &rej);
 	m->cpu = rho >= 0 ? ovc_cpu_admitted(rho, rej) : rho;
 	if(rho < 0)

@@ -155,6 +155,7 @@ static void do_epoch(ovc_time_ns now)
 
 	memset(&meas, 0, sizeof(meas));
 	meas.queue_in = -1; /* not counted unless the queue's part counts it */
+	meas.queue_out = -1;
 	meas.dt_s = epoch_last > 0 ? (double)(now - epoch_last) / 1e9 : 0;
 	epoch_last = now;
 	tick.now = now;

@@ -24,6 +24,7 @@ static void measure_init(struct ovc_measure *m, double dt, double cpu)
 	m->queue_cap = 0.0;
 	m->queue_delay_s = -1.0;
 	m->queue_in = -1.0; /* not counted: pi takes offered */
+	m->queue_out = -1.0;
 	for(i = 0; i < OVC_CLASS_COUNT; i++)
 		m->offered[i] = m->admitted[i] = 0.0;
 }
@@ -589,17 +590,46 @@ START_TEST(test_hides_overload)
 			ck_assert_int_eq(ovc_ctl_hides_overload(&c, &o), 0);
 			continue;
 		}
-		ck_assert(o.alpha > 2.0 * (1.0 - p.pi.c_target));
+		ck_assert(o.alpha > 2.0 * (1.0 - OVC_PI_C_TARGET)); /* no quota */
 		ck_assert_int_eq(ovc_ctl_hides_overload(&c, &o), 1);
 		/* at the capacity's edge (alpha about 1 - C_T, up to twice that
 		 * in its noise) it hides nothing */
-		o.alpha = 2.0 * (1.0 - p.pi.c_target);
+		o.alpha = 2.0 * (1.0 - OVC_PI_C_TARGET);
 		ck_assert_int_eq(ovc_ctl_hides_overload(&c, &o), 0);
 		ovc_ctl_release(&c);
 		ovc_ctl_last(&c, &o);
 		ck_assert_int_eq(ovc_ctl_hides_overload(&c, &o), 0);
 		ck_assert_int_eq(ovc_ctl_hides_overload(&c, NULL), 0);
 	}
+}
+END_TEST
+
+/* pi's C_T comes from the measurement: with a quota's stall (stall_ms >
+ * 0) a CPU held at 0.95 is no excess and pi refuses nothing; without one
+ * its CPU loop refuses. */
+START_TEST(test_pi_quota_target)
+{
+	struct ovc_params p;
+	struct ovc_ctl q, nq;
+	struct ovc_measure m;
+	struct ovc_output oq, onq;
+	int k;
+
+	ovc_params_defaults(&p);
+	ck_assert_int_eq(ovc_ctl_init(&q, OVC_ALG_PI, &p), OVC_OK);
+	nq = q;
+	measure_init(&m, 0.01, 0.95);
+	m.queue_len = 10;
+	m.offered[OVC_CLASS_INVITE] = m.admitted[OVC_CLASS_INVITE] = 5;
+	for(k = 1; k <= 300; k++) {
+		m.stall_ms = 80;
+		ck_assert_int_eq(ovc_ctl_step(&q, &m, k * 10 * MS, &oq), OVC_OK);
+		m.stall_ms = 0;
+		ck_assert_int_eq(ovc_ctl_step(&nq, &m, k * 10 * MS, &onq), OVC_OK);
+	}
+	ck_assert_double_eq(oq.alpha, 0.0);
+	ck_assert_double_eq(oq.f, 1.0);
+	ck_assert(onq.alpha > 0.1);
 }
 END_TEST
 
@@ -699,6 +729,7 @@ Suite *make_suite_controller(void)
 	tcase_add_test(all, test_reconfigure_keeps_state);
 	tcase_add_test(all, test_pi_cpu_counts_refusals);
 	tcase_add_test(all, test_hides_overload);
+	tcase_add_test(all, test_pi_quota_target);
 	tcase_add_loop_test(all, test_release_every_alg, 0, OVC_ALG_COUNT);
 	tcase_add_loop_test(all, test_age_refusals_hold_f, 0, OVC_ALG_COUNT);
 	suite_add_tcase(s, all);

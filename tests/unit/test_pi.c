@@ -50,6 +50,45 @@ START_TEST(test_pi_hand_steps)
 }
 END_TEST
 
+/* C_T: the one given; else 1 under a CPU quota and 003's 0.9 without
+ * one. Under a quota a CPU at 0.95 is no excess (alpha stays 0); without
+ * one it is. A reconfiguration keeps a derived C_T in force. */
+START_TEST(test_pi_c_target)
+{
+	struct ovc_pi_params p;
+	struct ovc_pi s, nq;
+	int k;
+
+	ovc_pi_defaults(&p);
+	ck_assert(p.c_target <= 0);
+	ck_assert_double_eq(ovc_pi_c_target(&p, 0), OVC_PI_C_TARGET);
+	ck_assert_double_eq(ovc_pi_c_target(&p, 1), 1.0);
+	p.c_target = 0.8;
+	ck_assert_double_eq(ovc_pi_c_target(&p, 0), 0.8);
+	ck_assert_double_eq(ovc_pi_c_target(&p, 1), 0.8);
+	ck_assert_int_eq(ovc_pi_init(&s, &p), OVC_OK);
+	ovc_pi_set_quota(&s, 1);
+	ck_assert_double_eq(s.c_t, 0.8);
+	ovc_pi_defaults(&p);
+	ck_assert_int_eq(ovc_pi_init(&s, &p), OVC_OK);
+	ck_assert_double_eq(s.c_t, OVC_PI_C_TARGET);
+	nq = s;
+	ovc_pi_set_quota(&s, 1);
+	ck_assert_double_eq(s.c_t, 1.0);
+	for(k = 0; k < 200; k++) {
+		ck_assert_int_eq(ovc_pi_step(&s, 0.01, 0.95, 10, 5), OVC_OK);
+		ck_assert_int_eq(ovc_pi_step(&nq, 0.01, 0.95, 10, 5), OVC_OK);
+	}
+	ck_assert_double_eq(s.alpha, 0.0);
+	ck_assert(nq.alpha > 0.1);
+	ck_assert_int_eq(ovc_pi_reconfigure(&s, &p), OVC_OK);
+	ck_assert_double_eq(s.c_t, 1.0);
+	p.c_target = 0.7;
+	ck_assert_int_eq(ovc_pi_reconfigure(&s, &p), OVC_OK);
+	ck_assert_double_eq(s.c_t, 0.7);
+}
+END_TEST
+
 START_TEST(test_pi_limits_and_bad)
 {
 	struct ovc_pi_params p;
@@ -84,7 +123,9 @@ START_TEST(test_pi_limits_and_bad)
 	ck_assert_int_eq(ovc_pi_init(&s, &p), OVC_ERANGE);
 	ck_assert_int_eq(ovc_pi_reconfigure(&s, &p), OVC_ERANGE);
 	ovc_pi_defaults(&p);
-	p.c_target = 0.0;
+	p.c_target = 1.5;
+	ck_assert_int_eq(ovc_pi_init(&s, &p), OVC_ERANGE);
+	p.c_target = NAN;
 	ck_assert_int_eq(ovc_pi_init(&s, &p), OVC_ERANGE);
 	ovc_pi_defaults(&p);
 	p.kpc = -1.0;
@@ -187,7 +228,7 @@ START_TEST(test_pi_tracks_step)
 	}
 	/* no steady-state error: C -> C_T, q -> q_T, alpha at 003's
 	 * equilibrium beta / (beta - 1) (1 - C_T / r) = 0.5 */
-	ck_assert_double_eq_tol(pl.cpu, p.c_target, 1e-4);
+	ck_assert_double_eq_tol(pl.cpu, OVC_PI_C_TARGET, 1e-4);
 	ck_assert_double_le(cmax - cmin, 1e-4);
 	ck_assert_double_eq_tol(s.alpha, 1.25 * (1.0 - 0.9 / 1.5), 1e-3);
 	ck_assert_double_eq_tol(pl.q, 0.05 * 1000.0 * 1.5, 0.5);
@@ -274,6 +315,7 @@ Suite *make_suite_pi(void)
 	tcase_add_test(tc, test_pi_defaults);
 	tcase_add_test(tc, test_pi_hand_steps);
 	tcase_add_test(tc, test_pi_limits_and_bad);
+	tcase_add_test(tc, test_pi_c_target);
 	tcase_add_test(tc, test_pi_tracks_step);
 	tcase_add_test(tc, test_pi_no_windup);
 	tcase_add_test(tc, test_pi_learned_capacity);

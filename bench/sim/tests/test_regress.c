@@ -84,7 +84,7 @@ static void check_pi(double beta, double r)
 	base(&c);
 	c.beta = beta;
 	g = sim_sweep_point(&c, OVC_ALG_PI, r, &res);
-	bound = sim_g_opt(r, c.params.pi.c_target, res.beta);
+	bound = sim_g_opt(r, ovc_pi_c_target(&c.params.pi, 0), res.beta);
 	ck_assert_msg(g >= 0.8 * bound, "pi at beta %g r=%g: %g < 0.8 * g_opt %g",
 			beta, r, g, bound);
 }
@@ -112,12 +112,15 @@ START_TEST(test_003_pi_dequeue)
 	c.beta = 4.679;
 	c.reject_at_dequeue = 1;
 	g = sim_sweep_point(&c, OVC_ALG_PI, 3.0, &res);
-	ck_assert_msg(fabs(res.cpu - c.params.pi.c_target) < 0.02, "cpu %g",
-			res.cpu);
+	ck_assert_msg(fabs(res.cpu - ovc_pi_c_target(&c.params.pi, 0)) < 0.02,
+			"cpu %g", res.cpu);
 	ck_assert_msg(res.setup_ms < 2 * 1000 * c.params.pi.tq, "setup %g ms",
 			res.setup_ms);
 	ck_assert_msg(res.rtx_ratio < 0.01, "rtx ratio %g", res.rtx_ratio);
-	ck_assert_msg(g >= 0.9 * sim_g_opt(3.0, c.params.pi.c_target, res.beta),
+	ck_assert_msg(
+			g >= 0.9
+							* sim_g_opt(3.0, ovc_pi_c_target(&c.params.pi, 0),
+									res.beta),
 			"g %g", g);
 }
 END_TEST
