@@ -30,9 +30,11 @@
  * the last cuts reached the clients: the periods of a clog would go on
  * halving a on a backlog (1-2.5 s of it after a step to 4x on the
  * testbed: six halvings at two a second), so a clog allows two halvings
- * and the rest waits for arrivals that show the cuts. The announcement is
- * dithered by
- * error diffusion: carry holds what the integers published so far owe to
+ * and the rest waits for arrivals that show the cuts, for at most 3 s: a
+ * clog that lasts longer is kept up by what still arrives (at 16x, a
+ * quarter is still 4x the capacity, and its age limit refuses more than
+ * it admits for as long as that lasts), and two more halvings follow.
+ * The announcement is dithered by error diffusion: carry holds what the integers published so far owe to
  * the exact reduction (|carry| < 0.5), so their sum over n announcements
  * is within 1 of n times it.
  */
@@ -50,6 +52,11 @@
 /* a clog cuts a down to this times a at its start, no lower (two
  * halvings) */
 #define OCLOOP_CLOG_DEPTH 0.25
+/* how long a clog's floor holds, s: longer than the backlog a step leaves
+ * (1-2.5 s on the testbed); a clog that outlasts it is kept up by what
+ * still arrives (16x cut by three quarters is still 4x), and the floor is
+ * set again from a then */
+#define OCLOOP_CLOG_HOLD_S 3.0
 #define OCLOOP_DT_MAX 2.0 /* longest period taken, s */
 
 /* a within [OVC_OCLOOP_A_MIN, 1]; NaN counts as 1. */
@@ -66,6 +73,7 @@ void ovc_ocloop_init(struct ovc_ocloop *l)
 	l->engaged = 0;
 	l->carry = 0.0;
 	l->a_clog = 0.0;
+	l->clog_s = 0.0;
 }
 
 /* Growth factor of a probe while overload is still evident: G_MIN, or
@@ -109,10 +117,21 @@ double ovc_ocloop_step(struct ovc_ocloop *l, double x, int overloaded,
 {
 	double a = ocloop_clamp(l->a), floor_a = 0.0;
 
-	if(!clogged)
+	if(!clogged) {
 		l->a_clog = 0.0;
-	else if(!(l->a_clog > 0.0 && l->a_clog <= 1.0)) /* it begins (or NaN) */
+		l->clog_s = 0.0;
+	} else if(!(l->a_clog > 0.0 && l->a_clog <= 1.0)) {
+		/* it begins (or NaN) */
 		l->a_clog = a;
+		l->clog_s = 0.0;
+	} else {
+		if(dt_s > 0.0 && isfinite(l->clog_s))
+			l->clog_s += dt_s < OCLOOP_DT_MAX ? dt_s : OCLOOP_DT_MAX;
+		if(!(l->clog_s < OCLOOP_CLOG_HOLD_S)) { /* outlasts a backlog */
+			l->a_clog = a;
+			l->clog_s = 0.0;
+		}
+	}
 	if(clogged)
 		floor_a = l->a_clog * OCLOOP_CLOG_DEPTH;
 	if(!(dt_s > 0.0)) {

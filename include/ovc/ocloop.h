@@ -12,7 +12,9 @@
  * queue is clogged (its age limit refuses more INVITEs than it admits:
  * what it reads is a backlog sent before the last cuts reached the
  * clients, and x measures that backlog), a falls no lower than a quarter
- * of what it was when the clog began (two halvings, 75 %). While it
+ * of what it was when the clog began (two halvings, 75 %), for 3 s: a
+ * clog that lasts longer is the overload's own (what still arrives keeps
+ * the queue clogged), and the floor falls by a quarter again. While it
  * admits (almost) all, a grows (factors per second, compounded over the
  * period): by 2 % a second while overload is still
  * evident, or by the CPU's headroom
@@ -42,7 +44,9 @@ struct ovc_ocloop
 	double a;	  /* share asked of the clients, [OVC_OCLOOP_A_MIN, 1] */
 	int engaged;  /* 1 while a < 1 */
 	double carry; /* the dither's error, percent */
-	double a_clog; /* a when the current clog began; 0: not clogged */
+	double a_clog; /* a when the current clog's floor was set; 0: not
+					  clogged */
+	double clog_s; /* s since then */
 };
 
 /* A disengaged loop (a = 1). */

@@ -418,11 +418,12 @@ START_TEST(test_period)
 END_TEST
 
 /* A clogged receive queue: cuts stop at a quarter of a at the clog's
- * start; growth is not held; the floor goes with the clog. */
+ * start, for 3 s (then the floor is set again from a); growth is not
+ * held; the floor goes with the clog. */
 START_TEST(test_clog)
 {
 	struct ovc_ocloop l;
-	double dt = OVC_OCLOOP_PERIOD_MS / 1000.0;
+	double dt = OVC_OCLOOP_PERIOD_MS / 1000.0, g = 0.25 * sqrt(1.02);
 	unsigned i;
 
 	ovc_ocloop_init(&l);
@@ -430,32 +431,48 @@ START_TEST(test_clog)
 			ovc_ocloop_step(&l, 0.02, 1, 1, 1.0, TARGET, dt), 0.5, 1e-12);
 	ck_assert_double_eq_tol(
 			ovc_ocloop_step(&l, 0.0, 1, 1, 1.0, TARGET, dt), 0.25, 1e-12);
-	for(i = 0; i < 10; i++)
+	for(i = 0; i < 3; i++) /* 1 to 2 s into the clog */
 		ck_assert_double_eq_tol(
 				ovc_ocloop_step(&l, 0.01, 1, 1, 1.0, TARGET, dt), 0.25, 1e-12);
 	ck_assert_double_eq_tol(ovc_ocloop_exact(&l), 75.0, 1e-9);
-	/* (1 + x) / 2 stops there too */
+	/* (1 + x) / 2 stops there too (2.5 s) */
 	ck_assert_double_eq_tol(
 			ovc_ocloop_step(&l, 0.6, 1, 1, 1.0, TARGET, dt), 0.25, 1e-12);
-	/* it grows within a clog (x >= 0.95) and the floor stays */
-	ck_assert_double_eq_tol(ovc_ocloop_step(&l, 1.0, 1, 1, 1.0, TARGET, dt),
-			0.25 * sqrt(1.02), 1e-12);
+	/* it grows within a clog (x >= 0.95); 3 s: the floor is set again
+	 * from a (0.25, before this period's growth) */
 	ck_assert_double_eq_tol(
-			ovc_ocloop_step(&l, 0.0, 1, 1, 1.0, TARGET, dt), 0.25, 1e-12);
+			ovc_ocloop_step(&l, 1.0, 1, 1, 1.0, TARGET, dt), g, 1e-12);
+	ck_assert_double_eq_tol(l.a_clog, 0.25, 1e-12);
+	ck_assert_double_eq_tol(l.clog_s, 0.0, 1e-12);
+	ck_assert_double_eq_tol(
+			ovc_ocloop_step(&l, 0.0, 1, 1, 1.0, TARGET, dt), g / 2, 1e-12);
+	ck_assert_double_eq_tol(
+			ovc_ocloop_step(&l, 0.0, 1, 1, 1.0, TARGET, dt), g / 4, 1e-12);
+	/* the new floor: a quarter of 0.25 */
+	ck_assert_double_eq_tol(
+			ovc_ocloop_step(&l, 0.0, 1, 1, 1.0, TARGET, dt), 0.0625, 1e-12);
 	/* the clog clears: the next flood halves again */
 	ck_assert_double_eq_tol(
-			ovc_ocloop_step(&l, 0.2, 1, 0, 1.0, TARGET, dt), 0.125, 1e-12);
-	/* a new clog: a quarter of a then */
+			ovc_ocloop_step(&l, 0.2, 1, 0, 1.0, TARGET, dt), 0.03125, 1e-12);
+	ck_assert_double_eq(l.a_clog, 0.0);
+	ck_assert_double_eq(l.clog_s, 0.0);
+	/* a new clog: a quarter of a then (l.a 0.5 for room above A_MIN) */
+	l.a = 0.5;
 	ovc_ocloop_step(&l, 0.0, 1, 1, 1.0, TARGET, dt);
 	ovc_ocloop_step(&l, 0.0, 1, 1, 1.0, TARGET, dt);
 	ck_assert_double_eq_tol(
-			ovc_ocloop_step(&l, 0.0, 1, 1, 1.0, TARGET, dt), 0.03125, 1e-12);
-	/* a corrupted floor is taken afresh */
+			ovc_ocloop_step(&l, 0.0, 1, 1, 1.0, TARGET, dt), 0.125, 1e-12);
+	/* a corrupted floor (or its age) is taken afresh */
 	l.a = 0.5;
 	l.a_clog = NAN;
 	ck_assert_double_eq_tol(
 			ovc_ocloop_step(&l, 0.0, 1, 1, 1.0, TARGET, dt), 0.25, 1e-12);
 	ck_assert_double_eq_tol(l.a_clog, 0.5, 1e-12);
+	l.clog_s = NAN;
+	ck_assert_double_eq_tol(
+			ovc_ocloop_step(&l, 0.0, 1, 1, 1.0, TARGET, dt), 0.125, 1e-12);
+	ck_assert_double_eq_tol(l.a_clog, 0.25, 1e-12);
+	ck_assert_double_eq(l.clog_s, 0.0);
 	/* the old one-second call knows no clog */
 	l.a = 0.5;
 	l.a_clog = 0.5;
@@ -514,6 +531,46 @@ static void check_step_period(double n, unsigned clog)
 			"N=%g clog %u: arrivals %g-%g from 6 s", n, clog, lo_late, hi_late);
 }
 
+/* A clog the overload keeps up: the receive queue stays clogged while
+ * more than 3 C arrive (16x cut by three quarters is still 4x). The floor
+ * holds 3 s, then two more halvings follow: from 5 s on the arrivals are
+ * near C, at 16x and 32x. */
+static void check_step_persistent(double n)
+{
+	struct ovc_ocloop l;
+	double dt = OVC_OCLOOP_PERIOD_MS / 1000.0, arr, x, pub;
+	double lo_late = INFINITY, hi_late = 0;
+	unsigned t, i, ann = SIM_ANN / 2;
+	int clog;
+
+	ovc_ocloop_init(&l);
+	for(t = 0; t < 40; t++) {
+		pub = 0;
+		for(i = 0; i < ann; i++)
+			pub += ovc_ocloop_publish(&l);
+		arr = n * SIM_C * (1.0 - pub / ann / 100.0);
+		clog = arr > 3 * SIM_C;
+		x = ovc_ocloop_x(arr, clog ? 0.02 * arr : fmin(arr, SIM_C), 0, TARGET);
+		ovc_ocloop_step(
+				&l, x, arr > SIM_C, clog, fmin(1.0, arr / SIM_C), TARGET, dt);
+		if(t == 3) /* within the hold: two halvings, no more */
+			ck_assert_double_eq_tol(l.a, 0.25, 1e-9);
+		if(t >= 10) {
+			lo_late = fmin(lo_late, arr);
+			hi_late = fmax(hi_late, arr);
+		}
+	}
+	ck_assert_msg(lo_late >= 0.7 * SIM_C && hi_late <= 1.3 * SIM_C,
+			"N=%g: arrivals %g-%g from 5 s", n, lo_late, hi_late);
+}
+
+START_TEST(test_step_persistent)
+{
+	check_step_persistent(16);
+	check_step_persistent(32);
+}
+END_TEST
+
 START_TEST(test_step_period)
 {
 	static const double n[] = {2, 4, 8, 16};
@@ -554,6 +611,7 @@ Suite *make_suite_ocloop(void)
 	tcase_add_test(tc, test_period);
 	tcase_add_test(tc, test_clog);
 	tcase_add_test(tc, test_step_period);
+	tcase_add_test(tc, test_step_persistent);
 	suite_add_tcase(s, tc);
 	return s;
 }
