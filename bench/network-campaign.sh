@@ -20,7 +20,8 @@
 # WARM (5), RHO_M (skip the calibration and use this rho_M, calls/s),
 # OUT (bench/results/network), RAW (bench/out/network: the full run
 # folders; the small per-second files of each run are copied to
-# $OUT/runs/TAG/). The module is copied once at the start (a rebuild
+# $OUT/runs/TAG/). The module (BENCH_OVC_SO, default modules/ovc/ovc.so)
+# is copied once at the start (a rebuild
 # meanwhile does not change the runs); every row names its git hash and
 # the copy's md5. Durations: calibrate ~3 min; a run ~DUR + 12 s (30
 # runs at DUR=30: ~22 min).
@@ -70,9 +71,10 @@ tools() {
 		make -C "$BENCH_TOP" -s bench-tools
 }
 
-# the module as it is now, for every run of this campaign
+# the module as it is now (or BENCH_OVC_SO's), for every run of this
+# campaign
 module_copy() {
-	local so=$BENCH_TOP/modules/ovc/ovc.so
+	local so=${BENCH_OVC_SO:-$BENCH_TOP/modules/ovc/ovc.so}
 	[ -f "$so" ] || die "$so missing: run make"
 	cp "$so" "$RAW/ovc.so"
 	export BENCH_OVC_SO=$RAW/ovc.so
