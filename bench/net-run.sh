@@ -3,7 +3,7 @@
 # bench/net-run.sh - one run on a network of SIP servers (paper 000 §VII,
 # Fig. 13-14): edge proxies in front of the CPU-capped core.
 #
-#   net-run.sh -t tandem|fanin -m local|hop|e2e|none -r R [-p PROFILE]
+#   net-run.sh -t tandem|fanin|chain -m local|hop|e2e|none -r R [-p PROFILE]
 #              [-d SECONDS] [-w WARMUP_S] [-R RHO_M] [-a ALG] [-o DIR]
 #              [-i POLL_MS]
 #
@@ -13,10 +13,16 @@
 #           (000's tandem; both UACs send to the one edge, half the rate
 #           each, so that no SIPp has to generate 16 x rho_M alone)
 #   fanin   uac1 -> edge1, uac2 -> edge2; both edges -> core -> uas1, uas2
+#   chain   uac1, uac2 -> edge1 -> edge2 -> core -> uas1, uas2 (two
+#           proxies in front of the core, where hop and e2e differ: in
+#           hop edge2 throttles for the core and edge1 learns only
+#           edge2's own reduction; in e2e edge2 passes what edge1 sends
+#           and announces the larger of its own and the core's, so
+#           edge1 refuses for the whole path)
 # The core ("proxy" host) runs in the capped cgroup (BENCH_CPU_QUOTA_US)
 # and relays on the Request-URI to the UAS; the edges run uncapped with
 # BENCH_EDGE_CHILDREN workers (default 2) and relay every initial request
-# to the core (NEXT_HOP).
+# to the core (NEXT_HOP; in chain edge1 relays to edge2).
 # Modes (the module's network_mode, issue 18):
 #   local  OVC_NETWORK_MODE="local" everywhere, edges without
 #          OVC_DST_ADMIT: no oc; the core refuses for itself
@@ -61,13 +67,13 @@ while getopts "t:m:r:p:d:w:R:a:o:i:" o; do
 	a) alg=$OPTARG ;;
 	o) dir=$OPTARG ;;
 	i) poll=$OPTARG ;;
-	*) die "usage: net-run.sh -t tandem|fanin -m local|hop|e2e|none -r R [-p P] [-d S] [-w S] [-R RHO] [-a ALG] [-o DIR] [-i MS]" ;;
+	*) die "usage: net-run.sh -t tandem|fanin|chain -m local|hop|e2e|none -r R [-p P] [-d S] [-w S] [-R RHO] [-a ALG] [-o DIR] [-i MS]" ;;
 	esac
 done
 case "$topo" in
 tandem) edges=(edge1) ;;
-fanin) edges=(edge1 edge2) ;;
-*) die "-t takes tandem or fanin" ;;
+fanin | chain) edges=(edge1 edge2) ;;
+*) die "-t takes tandem, fanin or chain" ;;
 esac
 case "$mode" in
 local | hop | e2e | none) ;;
@@ -126,6 +132,15 @@ palg=$alg
 [ "$mode" = none ] && palg=none
 so=${BENCH_OVC_SO:-$BENCH_TOP/modules/ovc/ovc.so}
 
+# next_of EDGE: where EDGE relays initial requests (chain: edge1 to edge2)
+next_of() {
+	if [ "$topo" = chain ] && [ "$1" = edge1 ]; then
+		bench_ip edge2
+	else
+		bench_ip proxy
+	fi
+}
+
 # proxy_up HOST: the core (proxy) or an edge, logs in DIR/core or DIR/HOST
 proxy_up() {
 	local h=$1 d role=edge
@@ -140,7 +155,7 @@ proxy_up() {
 			"$here/proxy.sh" start "$d" "$palg"
 	else
 		BENCH_PROXY_HOST=$h \
-			BENCH_NEXT_HOP="sip:$(bench_ip proxy):$BENCH_SIP_PORT" \
+			BENCH_NEXT_HOP="sip:$(next_of "$h"):$BENCH_SIP_PORT" \
 			BENCH_PROXY_CHILDREN=${BENCH_EDGE_CHILDREN:-2} \
 			BENCH_PROXY_DEFINES="$(defines edge)" BENCH_OVC_SO="$so" \
 			"$here/proxy.sh" start "$d" "$palg"
@@ -198,7 +213,7 @@ uas_start uas2 "$dir" "$((n + 20))" uas.xml
 sleep 0.5
 phase "uas up"
 
-# tandem: both UACs to edge1; fanin: uac1 -> edge1, uac2 -> edge2
+# tandem, chain: both UACs to edge1; fanin: uac1 -> edge1, uac2 -> edge2
 entry1=edge1
 entry2=edge1
 [ "$topo" = fanin ] && entry2=edge2
@@ -230,6 +245,7 @@ bench_track_pid "$poll_pid" net-poll.sh
 	echo "ovc_so_md5=$so_md5"
 	echo "cpu_quota=$BENCH_CPU_QUOTA_US/$BENCH_CPU_PERIOD_US"
 	echo "edges=${edges[*]}"
+	echo "edge1_next=$(next_of edge1)"
 	echo "edge_children=${BENCH_EDGE_CHILDREN:-2}"
 	echo "testbed=$(bench_mode)"
 	echo "rates=${rates[*]}"

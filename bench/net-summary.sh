@@ -38,6 +38,11 @@
 #                   the core's received INVITEs / rho_m over the window's
 #                   last third only (the steady state, once a slow
 #                   feedback loop has settled)
+#   per proxy, for the chain (edge1 -> edge2 -> core) and any topology
+#   with edges: edgeN_rx_cps (initial INVITEs edgeN received),
+#   edgeN_refused_cps (refused for its next hop, dst_refused),
+#   edgeN_rejected_cps (its own ovc_admit), edgeN_dst_red (mean
+#   largest next-hop reduction in force at edgeN, %)
 # Columns a module does not have yet are "-".
 set -euo pipefail
 # analysis only: no load, so no load lock (lib.sh would take it)
@@ -58,7 +63,7 @@ case "${1:-}" in
 esac
 dir=${1:?usage: net-summary.sh [--header|--brief] DIR | --columns}
 
-HEADER="topo,mode,profile,mult,rho_m,offered_cps,r,goodput_cps,g,timely_cps,g_timely,bound_g,core_rx_cps,core_rx_r,core_admitted_cps,core_rejected_cps,edge_rejected_cps,edge_refused_cps,edge_passed_cps,uac_503_cps,reject_at_edge_pct,core_cpu,core_reject_cpu_pct,edge_cpu,retrans_per_call,setup_mean_ms,setup_p95_ms,oc_sent_cps,oc_reduction,oc_received_cps,dst_reduction_max,core_rcvbuf_drops,sipp_cpu_max,failed_cps,g_late,g_timely_late,core_rx_r_late,git,ovc_so_md5,date,run"
+HEADER="topo,mode,profile,mult,rho_m,offered_cps,r,goodput_cps,g,timely_cps,g_timely,bound_g,core_rx_cps,core_rx_r,core_admitted_cps,core_rejected_cps,edge_rejected_cps,edge_refused_cps,edge_passed_cps,uac_503_cps,reject_at_edge_pct,core_cpu,core_reject_cpu_pct,edge_cpu,retrans_per_call,setup_mean_ms,setup_p95_ms,oc_sent_cps,oc_reduction,oc_received_cps,dst_reduction_max,core_rcvbuf_drops,sipp_cpu_max,failed_cps,g_late,g_timely_late,core_rx_r_late,edge1_rx_cps,edge1_refused_cps,edge1_rejected_cps,edge1_dst_red,edge2_rx_cps,edge2_refused_cps,edge2_rejected_cps,edge2_dst_red,git,ovc_so_md5,date,run"
 
 # meta.env values (KEY=VALUE lines, no shell evaluation)
 meta() { awk -F'=' -v k="$1" '$1 == k { sub(/^[^=]*=/, ""); v = $0 } END { print v }' "$dir/meta.env"; }
@@ -132,10 +137,13 @@ eref=-
 epas=-
 orecv=-
 dmax=-
+declare -A per=()
+for e in edge1 edge2; do per[$e]="- - - -"; done
 for e in $(meta edges); do
-	read -r r1 d1 f1 p1 o1 m1 < <(ovcmean "$dir/$e/ovc_raw.txt" \
+	read -r r1 d1 f1 p1 o1 m1 x1 < <(ovcmean "$dir/$e/ovc_raw.txt" \
 		invite_rejected invite_dropped dst_refused dst_passed oc_received \
-		dst_reduction_max)
+		dst_reduction_max invite_offered)
+	per[$e]="$x1 $f1 $(add "$r1" "$d1") $m1"
 	erej=$(add "$erej" "$(add "$r1" "$d1")")
 	eref=$(add "$eref" "$f1")
 	epas=$(add "$epas" "$p1")
@@ -188,12 +196,16 @@ row=$(awk -v off="$off" -v good="$good" -v tm="$timely" -v rho="$rho" \
 			f(orecv, 1), f(dmax, 1), f(rb, 1), f(scpu, 3), f(failed, 1), ""
 	}')
 row=${row%,}
-line="$(meta topo),$(meta mode),$(meta profile),$(meta peak_r),$rho,$row,$glate,$gtlate,$rxlate,$(meta git),$(meta ovc_so_md5),$(date -u -d "@$(meta t_start)" +%FT%TZ),$(basename "$dir")"
+perc=$(echo "${per[edge1]} ${per[edge2]}" | tr ' ' ',')
+line="$(meta topo),$(meta mode),$(meta profile),$(meta peak_r),$rho,$row,$glate,$gtlate,$rxlate,$perc,$(meta git),$(meta ovc_so_md5),$(date -u -d "@$(meta t_start)" +%FT%TZ),$(basename "$dir")"
 if [ "$out" = brief ]; then
 	echo "$HEADER"$'\n'"$line" | awk -F',' '
 		NR == 1 { for(i = 1; i <= NF; i++) h[i] = $i; next }
 		{ printf "%s %s r=%s: goodput %s/s (g %s, timely %s), core rx %s/s, rejected edge %s + refused %s / core %s, core cpu %s, setup %s ms, retrans/call %s\n",
-			$1, $2, $7, $8, $9, $10, $13, $17, $18, $16, $22, $26, $25 }'
+			$1, $2, $7, $8, $9, $10, $13, $17, $18, $16, $22, $26, $25
+		  if($1 == "chain")
+			printf "  chain: edge1 rx %s refused %s rejected %s (dst %s %%), edge2 rx %s refused %s rejected %s (dst %s %%)\n",
+				$38, $39, $40, $41, $42, $43, $44, $45 }'
 else
 	echo "$line"
 fi

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/network-campaign.sh - networks of servers (issue 18, paper 000
 # §VII, Fig. 12-14): local, hop-by-hop and end-to-end overload control
-# on 000's tandem and fan-in topologies (net-run.sh), at multiples of the
-# core's calibrated capacity rho_M.
+# on 000's tandem and fan-in topologies and on a chain of two proxies in
+# front of the core (net-run.sh), at multiples of the core's calibrated
+# capacity rho_M.
 #
 #   network-campaign.sh calibrate   the core alone (calibrate.sh) at
 #                                   BENCH_CPU_QUOTA_US (default 5000: 5 %
@@ -15,7 +16,8 @@
 #   network-campaign.sh plot        bench/plot-network.sh $OUT
 #   network-campaign.sh all         calibrate, runs, plot
 #
-# Environment: TOPOS (default "tandem fanin"), MODES ("local hop e2e";
+# Environment: TOPOS (default "tandem fanin"; "chain" adds edge1 -> edge2
+# -> core, where hop and e2e differ), MODES ("local hop e2e";
 # "none" adds the uncontrolled baseline), MULTS ("1 2 4 8 16"), DUR (30),
 # WARM (5), RHO_M (skip the calibration and use this rho_M, calls/s),
 # OUT (bench/results/network), RAW (bench/out/network: the full run
@@ -106,6 +108,9 @@ cmd_runs() {
 	rho=$(rho_m)
 	total=$(($(wc -w <<<"$TOPOS") * $(wc -w <<<"$MODES") * $(wc -w <<<"$MULTS")))
 	[ -s "$OUT/runs.csv" ] || "$here/net-summary.sh" --columns >"$OUT/runs.csv"
+	[ "$(head -n1 "$OUT/runs.csv")" = "$("$here/net-summary.sh" --columns)" ] ||
+		die "$OUT/runs.csv has other columns than net-summary.sh now:" \
+			"use another OUT"
 	say "network campaign: rho_M $rho cps, $total runs of ${DUR} s"
 	for t in $TOPOS; do
 		for m in $MODES; do
