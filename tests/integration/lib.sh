@@ -43,6 +43,19 @@ check() {
 	fi
 }
 
+# kam_leftovers TAG: kills the kamailio processes whose command line holds
+# TAG (a path inside this test's T_DIR, so only this test's) and that
+# outlived their main process (orphans keep running after a SIGKILL of
+# the main one); logs how many.
+kam_leftovers() {
+	local left
+	left=$(pgrep -f -- "$1" 2>/dev/null | tr '\n' ' ' || true)
+	[ -n "${left// /}" ] || return 0
+	log "$(wc -w <<<"$left") kamailio processes of $1 outlived their main one: killed"
+	# shellcheck disable=SC2086
+	kill -9 $left 2>/dev/null || true
+}
+
 cleanup() {
 	local p
 	for p in "${T_PIDS[@]:-}"; do
@@ -56,6 +69,7 @@ cleanup() {
 		done
 		kill -9 "$p" 2>/dev/null || true
 	done
+	kam_leftovers "-Y $T_DIR"
 	# a group can only go once the last of its processes has exited
 	if [ -f "$T_DIR/cgroups" ]; then
 		while read -r p; do
@@ -149,6 +163,7 @@ kam_start() {
 		if [ -S "$ctlf" ] && [ -s "$T_DIR/$name.pid" ] &&
 			kamcmd -s "$CTL" core.version >/dev/null 2>&1; then
 			T_KPID=$(cat "$T_DIR/$name.pid")
+			T_KTAG="-P $T_DIR/$name.pid "
 			T_PIDS+=("$T_KPID")
 			return 0
 		fi
@@ -160,7 +175,8 @@ kam_start() {
 }
 
 # kam_stop: stops the kamailio started last (by its PID file), waiting
-# KAM_STOP_TENTHS tenths of a second (default 100) before SIGKILL.
+# KAM_STOP_TENTHS tenths of a second (default 100) before SIGKILL, then
+# kills what of it outlived the main process (kam_leftovers).
 kam_stop() {
 	[ -n "$T_KPID" ] || return 0
 	kill "$T_KPID" 2>/dev/null || true
@@ -170,6 +186,8 @@ kam_stop() {
 	done
 	kill -9 "$T_KPID" 2>/dev/null || true
 	T_KPID=""
+	[ -z "${T_KTAG:-}" ] || kam_leftovers "$T_KTAG"
+	T_KTAG=""
 	rm -f "${CTL#unix:}"
 }
 
