@@ -216,6 +216,18 @@ END_TEST
 #define SIM_C 100.0
 #define SIM_ANN 100
 
+/* What clients offering offered requests/s send once they apply the mean
+ * of the next ann announcements of l (requests/s). */
+static double sim_arrivals(struct ovc_ocloop *l, double offered, unsigned ann)
+{
+	double sum = 0;
+	unsigned i;
+
+	for(i = 0; i < ann; i++)
+		sum += ovc_ocloop_publish(l);
+	return offered * (1.0 - sum / ann / 100.0);
+}
+
 struct sim
 {
 	struct ovc_ocloop l;
@@ -225,12 +237,9 @@ struct sim
 /* One second at offered requests/s; returns the arrivals. */
 static double sim_second(struct sim *s, double offered)
 {
-	double sum = 0, arr, x, adm;
-	unsigned i;
+	double arr, x, adm;
 
-	for(i = 0; i < SIM_ANN; i++)
-		sum += ovc_ocloop_publish(&s->l);
-	arr = offered * (1.0 - sum / SIM_ANN / 100.0);
+	arr = sim_arrivals(&s->l, offered, SIM_ANN);
 	x = arr > 0 ? fmin(1.0, SIM_C / arr) : -1.0;
 	adm = arr > 0 ? arr * x : 0;
 	ovc_ocloop_second(
@@ -277,16 +286,12 @@ START_TEST(test_closed_loop_pessimistic)
 {
 	struct ovc_ocloop l;
 	double ce = 0.85 * SIM_C, arr = 0, sum = 0, x;
-	unsigned t, i;
+	unsigned t;
 
 	ovc_ocloop_init(&l);
 	l.a = 0.05; /* ratcheted down at 8x */
 	for(t = 0; t < 90; t++) {
-		double pub = 0;
-
-		for(i = 0; i < SIM_ANN; i++)
-			pub += ovc_ocloop_publish(&l);
-		arr = 8 * SIM_C * (1.0 - pub / SIM_ANN / 100.0);
+		arr = sim_arrivals(&l, 8 * SIM_C, SIM_ANN);
 		x = fmin(1.0, ce / arr);
 		ovc_ocloop_second(&l, x, 1, -1, TARGET);
 		if(t >= 60)
@@ -309,8 +314,8 @@ END_TEST
 static void check_step(double n, unsigned burst)
 {
 	struct ovc_ocloop l;
-	double arr, x, pub, lo = INFINITY, lo_late = INFINITY, hi_late = 0;
-	unsigned t, i;
+	double arr, x, lo = INFINITY, lo_late = INFINITY, hi_late = 0;
+	unsigned t;
 
 	ovc_ocloop_init(&l);
 	for(t = 0; t < 10; t++) {
@@ -320,10 +325,7 @@ static void check_step(double n, unsigned burst)
 	}
 	ck_assert_int_eq(l.engaged, 0);
 	for(t = 0; t < 20; t++) {
-		pub = 0;
-		for(i = 0; i < SIM_ANN; i++)
-			pub += ovc_ocloop_publish(&l);
-		arr = n * SIM_C * (1.0 - pub / SIM_ANN / 100.0);
+		arr = sim_arrivals(&l, n * SIM_C, SIM_ANN);
 		x = ovc_ocloop_x(
 				arr, t < burst ? 0.02 * arr : fmin(arr, SIM_C), 0, TARGET);
 		ovc_ocloop_second(&l, x, arr > SIM_C, fmin(1.0, arr / SIM_C), TARGET);
@@ -494,9 +496,9 @@ END_TEST
 static void check_step_period(double n, unsigned clog)
 {
 	struct ovc_ocloop l;
-	double dt = OVC_OCLOOP_PERIOD_MS / 1000.0, arr, x, pub;
+	double dt = OVC_OCLOOP_PERIOD_MS / 1000.0, arr, x;
 	double lo = INFINITY, lo_late = INFINITY, hi_late = 0, need = 1 - 1 / n;
-	unsigned t, i, ann = SIM_ANN / 2;
+	unsigned t, ann = SIM_ANN / 2;
 
 	ovc_ocloop_init(&l);
 	for(t = 0; t < 20; t++) {
@@ -506,10 +508,7 @@ static void check_step_period(double n, unsigned clog)
 	}
 	ck_assert_int_eq(l.engaged, 0);
 	for(t = 0; t < 40; t++) {
-		pub = 0;
-		for(i = 0; i < ann; i++)
-			pub += ovc_ocloop_publish(&l);
-		arr = n * SIM_C * (1.0 - pub / ann / 100.0);
+		arr = sim_arrivals(&l, n * SIM_C, ann);
 		x = ovc_ocloop_x(
 				arr, t < clog ? 0.02 * arr : fmin(arr, SIM_C), 0, TARGET);
 		ovc_ocloop_step(&l, x, arr > SIM_C, t < clog, fmin(1.0, arr / SIM_C),
@@ -538,17 +537,14 @@ static void check_step_period(double n, unsigned clog)
 static void check_step_persistent(double n)
 {
 	struct ovc_ocloop l;
-	double dt = OVC_OCLOOP_PERIOD_MS / 1000.0, arr, x, pub;
+	double dt = OVC_OCLOOP_PERIOD_MS / 1000.0, arr, x;
 	double lo_late = INFINITY, hi_late = 0;
-	unsigned t, i, ann = SIM_ANN / 2;
+	unsigned t, ann = SIM_ANN / 2;
 	int clog;
 
 	ovc_ocloop_init(&l);
 	for(t = 0; t < 40; t++) {
-		pub = 0;
-		for(i = 0; i < ann; i++)
-			pub += ovc_ocloop_publish(&l);
-		arr = n * SIM_C * (1.0 - pub / ann / 100.0);
+		arr = sim_arrivals(&l, n * SIM_C, ann);
 		clog = arr > 3 * SIM_C;
 		x = ovc_ocloop_x(arr, clog ? 0.02 * arr : fmin(arr, SIM_C), 0, TARGET);
 		ovc_ocloop_step(
