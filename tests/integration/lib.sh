@@ -54,6 +54,12 @@ kam_leftovers() {
 	log "$(wc -w <<<"$left") kamailio processes of $1 outlived their main one: killed"
 	# shellcheck disable=SC2086
 	kill -9 $left 2>/dev/null || true
+	# gone before the caller goes on (a large process takes a moment to
+	# exit; the test's cleanup would find and count it again)
+	for _ in $(seq 1 20); do
+		pgrep -f -- "$1" >/dev/null 2>&1 || break
+		sleep 0.1
+	done
 }
 
 cleanup() {
