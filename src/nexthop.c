@@ -124,6 +124,9 @@ static void nh_clear(struct ovc_nexthop *h)
 	atomic_init(&h->refused, 0);
 	atomic_init(&h->refused_mark, 0);
 	atomic_init(&h->refused_1s, 0);
+	atomic_init(&h->routed, 0);
+	atomic_init(&h->routed_mark, 0);
+	atomic_init(&h->routed_1s, 0);
 	ovc_acceptor_init(&h->acc, 1.0);
 }
 
@@ -133,6 +136,9 @@ void ovc_nh_init(struct ovc_nh_table *t)
 
 	memset(t, 0, sizeof(*t));
 	atomic_init(&t->used, 0);
+	atomic_init(&t->routed, 0);
+	atomic_init(&t->routed_mark, 0);
+	atomic_init(&t->routed_1s, 0);
 	for(i = 0; i < OVC_NH_MAX; i++) {
 		atomic_init(&t->hop[i].state, NH_FREE);
 		nh_clear(&t->hop[i]);
@@ -384,10 +390,51 @@ double ovc_nh_max_reduction(const struct ovc_nh_table *t, ovc_time_ns now)
 	return (double)max / 100.0;
 }
 
+void ovc_nh_routed(struct ovc_nh_table *t, struct ovc_nexthop *h)
+{
+	if(t == NULL)
+		return;
+	atomic_fetch_add_explicit(&t->routed, 1, memory_order_relaxed);
+	if(h != NULL)
+		atomic_fetch_add_explicit(&h->routed, 1, memory_order_relaxed);
+}
+
+double ovc_nh_path_reduction(const struct ovc_nh_table *t, ovc_time_ns now)
+{
+	const struct ovc_nexthop *e;
+	uint64_t all, n, sum = 0;
+	unsigned i;
+
+	if(t == NULL)
+		return 0.0;
+	all = atomic_load_explicit(&t->routed_1s, memory_order_relaxed);
+	if(all == 0)
+		return ovc_nh_max_reduction(t, now);
+	for(i = 0; i < OVC_NH_MAX; i++) {
+		if((e = nh_ready(t, i)) == NULL)
+			continue;
+		n = atomic_load_explicit(&e->routed_1s, memory_order_relaxed);
+		sum += n * nh_in_force(e, now);
+	}
+	/* an entry's count may run ahead of the table's (counted between
+	 * the two reads of a second's end): at most 100 % */
+	return sum >= all * 100 ? 1.0 : (double)sum / (double)all / 100.0;
+}
+
+/* Counter v's count since the last call into *last (mark: v then). */
+static void nh_roll(
+		_Atomic uint64_t *v, _Atomic uint64_t *mark, _Atomic uint64_t *last)
+{
+	uint64_t now = atomic_load_explicit(v, memory_order_relaxed);
+	uint64_t then = atomic_load_explicit(mark, memory_order_relaxed);
+
+	atomic_store_explicit(last, now - then, memory_order_relaxed);
+	atomic_store_explicit(mark, now, memory_order_relaxed);
+}
+
 void ovc_nh_second(struct ovc_nh_table *t)
 {
 	struct ovc_nexthop *e;
-	uint64_t r, m;
 	unsigned i;
 
 	if(t == NULL)
@@ -395,11 +442,10 @@ void ovc_nh_second(struct ovc_nh_table *t)
 	for(i = 0; i < OVC_NH_MAX; i++) {
 		if((e = nh_ready(t, i)) == NULL)
 			continue;
-		r = atomic_load_explicit(&e->refused, memory_order_relaxed);
-		m = atomic_load_explicit(&e->refused_mark, memory_order_relaxed);
-		atomic_store_explicit(&e->refused_1s, r - m, memory_order_relaxed);
-		atomic_store_explicit(&e->refused_mark, r, memory_order_relaxed);
+		nh_roll(&e->refused, &e->refused_mark, &e->refused_1s);
+		nh_roll(&e->routed, &e->routed_mark, &e->routed_1s);
 	}
+	nh_roll(&t->routed, &t->routed_mark, &t->routed_1s);
 }
 
 void ovc_nh_reset_counts(struct ovc_nh_table *t)

@@ -85,12 +85,20 @@ struct ovc_nexthop
 	_Atomic uint64_t refused;	   /* requests it refused */
 	_Atomic uint64_t refused_mark; /* refused at the last second's end */
 	_Atomic uint64_t refused_1s;   /* refused in the last whole second */
+	_Atomic uint64_t routed;	   /* initial requests routed to it
+									  (ovc_nh_routed()) */
+	_Atomic uint64_t routed_mark;  /* routed at the last second's end */
+	_Atomic uint64_t routed_1s;	   /* routed in the last whole second */
 	struct ovc_acceptor acc;	   /* fraction 1 - reduction */
 };
 
 struct ovc_nh_table
 {
-	_Atomic uint32_t used; /* entries claimed */
+	_Atomic uint32_t used;		  /* entries claimed */
+	_Atomic uint64_t routed;	  /* initial requests routed to any next
+									 hop, with an entry or not */
+	_Atomic uint64_t routed_mark; /* routed at the last second's end */
+	_Atomic uint64_t routed_1s;	  /* routed in the last whole second */
 	struct ovc_nexthop hop[OVC_NH_MAX];
 };
 
@@ -149,8 +157,20 @@ void ovc_nh_view(
  * [0, 1] (end-to-end: what the path asks of the requests entering it). */
 double ovc_nh_max_reduction(const struct ovc_nh_table *t, ovc_time_ns now);
 
-/* Closes a second (ticker): each next hop's refused_1s becomes what it
- * refused since the last call. */
+/* Counts one initial request routed to a next hop, h its entry (NULL: a
+ * next hop that has none, which asks for no reduction). Lock-free. */
+void ovc_nh_routed(struct ovc_nh_table *t, struct ovc_nexthop *h);
+
+/* The share of the initial requests routed through this server that the
+ * paths beyond it ask to refuse at now, fraction [0, 1] (end to end):
+ * each next hop's reduction in force weighed by its share of the initial
+ * requests routed in the last whole second (ovc_nh_routed(),
+ * ovc_nh_second()), a next hop without an entry weighing with 0; the
+ * largest in force (ovc_nh_max_reduction()) when none was routed then. */
+double ovc_nh_path_reduction(const struct ovc_nh_table *t, ovc_time_ns now);
+
+/* Closes a second (ticker): each next hop's refused_1s and routed_1s, and
+ * the table's routed_1s, become what was counted since the last call. */
 void ovc_nh_second(struct ovc_nh_table *t);
 
 /* Zeroes every next hop's counts (passed, refused, refused_1s and its

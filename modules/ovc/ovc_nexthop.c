@@ -160,6 +160,12 @@ static int client_offers_oc(struct sip_msg *msg)
 	return ovc_oc_read_top_via(msg->buf, msg->len, &oc) == 1;
 }
 
+/* Is r a new call's INVITE (what a next hop's reduction applies to)? */
+static int is_new_invite(const struct ovc_adm_req *r)
+{
+	return r->c == OVC_CLASS_INVITE && r->m == OVC_M_INVITE;
+}
+
 /* Request r's next hop d (NULL: unresolved) as the admission sequence
  * sees it, with its feedback fb (none in mode local, NULL): its identity
  * and, when smart forwarding applies to d (sf) and r is a new INVITE, the
@@ -173,7 +179,7 @@ static void hop_of(const struct dst *d, const struct ovc_adm_req *r,
 	if(d == NULL)
 		return;
 	hop->id = ovc_nh_key_hash(d->key, (size_t)d->key_len);
-	if(sf && r->c == OVC_CLASS_INVITE && r->m == OVC_M_INVITE)
+	if(sf && is_new_invite(r))
 		hop->sendq = ovc_sendq_bytes(&d->ip, d->port);
 }
 
@@ -198,6 +204,10 @@ int ovc_dst_admit(struct sip_msg *msg, str *uri)
 	known = dst_of_uri(uri != NULL ? uri : GET_NEXT_HOP(msg), &d) == 0;
 	if(known && mode != OVC_NET_LOCAL)
 		fb = ovc_nh_get(&ovc_net->nh, d.key, (size_t)d.key_len, 0);
+	/* end to end: what each next hop's reduction weighs in the one this
+	 * server announces (announced()) */
+	if(known && mode == OVC_NET_E2E && is_new_invite(request_of(msg)))
+		ovc_nh_routed(&ovc_net->nh, fb);
 	sf = known && ovc_tcp_sendq_max >= 0 && ovc_sendq_proto(d.proto);
 	if(fb == NULL && !sf) {
 		/* nothing can refuse it (ovc_adm_next_hop() would pass it
@@ -224,11 +234,14 @@ int ovc_dst_admit(struct sip_msg *msg, str *uri)
 }
 
 /* The reduction announced upstream now, percent: this server's own, r,
- * and end to end the largest of its next hops' too. */
+ * and end to end the larger of it and its paths' (each next hop's
+ * reduction weighed by its share of the new calls routed in the last
+ * second: behind a load balancer, a core that asks for 50 % of a quarter
+ * of the calls asks for 12.5 % of them all). */
 static unsigned announced(int mode, unsigned r)
 {
 	if(mode == OVC_NET_E2E) {
-		double d = 100.0 * ovc_nh_max_reduction(&ovc_net->nh, ovc_now_ns());
+		double d = 100.0 * ovc_nh_path_reduction(&ovc_net->nh, ovc_now_ns());
 		unsigned p = (unsigned)(d + 0.5);
 
 		if(p > r)

@@ -96,14 +96,15 @@ static void net_stats(rpc_t *rpc, void *ctx, void *th)
 
 	if(rpc->struct_add(th, "{", "network", &h) < 0)
 		return;
-	rpc->struct_add(h, "sddffddJJ", "mode", ovc_net_mode_name(), "hooked",
+	rpc->struct_add(h, "sddffddJJf", "mode", ovc_net_mode_name(), "hooked",
 			ovc_net->hooked, "offering", atomic_load(&ovc_net->offering),
 			"reduction_exact", ovc_dload(&ovc_net->exact), "share_asked",
 			ovc_dload(&ovc_net->a), "announced",
 			(int)ovc_nh_packed_reduction(oc), "engaged",
 			atomic_load(&ovc_net->engaged), "next_hops",
 			(unsigned long long)ovc_nh_count(&ovc_net->nh), "oc_seq",
-			(unsigned long long)ovc_nh_packed_seq(oc));
+			(unsigned long long)ovc_nh_packed_seq(oc), "path_reduction",
+			100.0 * ovc_nh_path_reduction(&ovc_net->nh, ovc_now_ns()));
 }
 
 /* ovc.reset: the next hops' counts. */

@@ -282,6 +282,57 @@ START_TEST(test_max_reduction)
 }
 END_TEST
 
+/* n initial requests routed to h (NULL: a next hop without an entry) */
+static void route(struct ovc_nh_table *t, struct ovc_nexthop *h, unsigned n)
+{
+	while(n-- > 0)
+		ovc_nh_routed(t, h);
+}
+
+START_TEST(test_path_reduction)
+{
+	struct ovc_nh_table *t = table_new();
+	struct ovc_nexthop *a = get(t, "a", 1), *b = get(t, "b", 1);
+
+	ck_assert_int_eq(feed(a, 60, 1000, 1, T0), 1);
+	ck_assert_int_eq(feed(b, 0, 1000, 1, T0), 1);
+	/* nothing routed yet: the largest in force */
+	ck_assert_double_eq_tol(ovc_nh_path_reduction(t, T0), 0.6, 1e-12);
+	/* a quarter of the calls to a (60 %), the rest to b (0 %) */
+	route(t, a, 25);
+	route(t, b, 75);
+	ck_assert_double_eq_tol(ovc_nh_path_reduction(t, T0), 0.6, 1e-12);
+	ovc_nh_second(t);
+	ck_assert_uint_eq(atomic_load(&t->routed_1s), 100);
+	ck_assert_uint_eq(atomic_load(&a->routed_1s), 25);
+	ck_assert_double_eq_tol(ovc_nh_path_reduction(t, T0), 0.15, 1e-12);
+	/* a next hop without an entry weighs with 0 */
+	route(t, a, 25);
+	route(t, b, 25);
+	route(t, NULL, 50);
+	ovc_nh_second(t);
+	ck_assert_double_eq_tol(ovc_nh_path_reduction(t, T0), 0.15, 1e-12);
+	/* all to a: its reduction; once it lapses, none */
+	route(t, a, 10);
+	ovc_nh_second(t);
+	ck_assert_double_eq_tol(ovc_nh_path_reduction(t, T0), 0.6, 1e-12);
+	ck_assert_double_eq(ovc_nh_path_reduction(t, T0 + 1000 * MS), 0.0);
+	/* a second with nothing routed: the largest in force again */
+	ovc_nh_second(t);
+	ck_assert_uint_eq(atomic_load(&t->routed_1s), 0);
+	ck_assert_double_eq_tol(ovc_nh_path_reduction(t, T0), 0.6, 1e-12);
+	/* an entry counted ahead of the table: at most 100 % */
+	ck_assert_int_eq(feed(a, 100, 1000, 2, T0), 1);
+	route(t, a, 3);
+	atomic_store(&t->routed, atomic_load(&t->routed) - 2);
+	ovc_nh_second(t);
+	ck_assert_double_eq(ovc_nh_path_reduction(t, T0), 1.0);
+	ck_assert_double_eq(ovc_nh_path_reduction(NULL, T0), 0.0);
+	ovc_nh_routed(NULL, a); /* ignored */
+	free(t);
+}
+END_TEST
+
 START_TEST(test_second)
 {
 	struct ovc_nh_table *t = table_new();
@@ -770,6 +821,7 @@ Suite *make_suite_nexthop(void)
 	tcase_add_test(tc, test_validity);
 	tcase_add_test(tc, test_admit_exact);
 	tcase_add_test(tc, test_max_reduction);
+	tcase_add_test(tc, test_path_reduction);
 	tcase_add_test(tc, test_second);
 	tcase_add_test(tc, test_pack);
 	tcase_add_test(tc, test_announce_next);
