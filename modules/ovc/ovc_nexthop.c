@@ -237,11 +237,12 @@ int ovc_dst_admit(struct sip_msg *msg, str *uri)
  * and end to end the larger of it and its paths' (each next hop's
  * reduction weighed by its share of the new calls routed in the last
  * second: behind a load balancer, a core that asks for 50 % of a quarter
- * of the calls asks for 12.5 % of them all). */
+ * of the calls asks for 12.5 % of them all), as the ticker computed it at
+ * its last receive-queue sample. */
 static unsigned announced(int mode, unsigned r)
 {
 	if(mode == OVC_NET_E2E) {
-		double d = 100.0 * ovc_nh_path_reduction(&ovc_net->nh, ovc_now_ns());
+		double d = 100.0 * ovc_dload(&ovc_net->path);
 		unsigned p = (unsigned)(d + 0.5);
 
 		if(p > r)

@@ -35,6 +35,9 @@ struct ovc_net
 								response carries a pair; 0: none yet */
 	ovc_atomic_double exact; /* the loop's exact reduction, percent */
 	ovc_atomic_double a;	 /* the share it asks of its clients */
+	ovc_atomic_double path;	 /* its paths' reduction, fraction
+								(ovc_nh_path_reduction() at the last
+								receive-queue sample) */
 	_Atomic int engaged;	 /* the loop is engaged */
 	struct ovc_ocloop loop;	 /* the server's loop (ticker only) */
 	uint64_t last_offered;	 /* INVITE totals at the loop's last step */

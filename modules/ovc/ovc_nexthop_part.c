@@ -74,6 +74,9 @@ static void loop_step(ovc_time_ns now)
 static void net_sample(const struct ovc_tick *t)
 {
 	loop_step(t->now);
+	/* what e2e announces with each response: computed here, once a
+	 * sample, not for each response */
+	ovc_dstore(&ovc_net->path, ovc_nh_path_reduction(&ovc_net->nh, t->now));
 	ovc_net_publish();
 }
 
@@ -104,7 +107,7 @@ static void net_stats(rpc_t *rpc, void *ctx, void *th)
 			atomic_load(&ovc_net->engaged), "next_hops",
 			(unsigned long long)ovc_nh_count(&ovc_net->nh), "oc_seq",
 			(unsigned long long)ovc_nh_packed_seq(oc), "path_reduction",
-			100.0 * ovc_nh_path_reduction(&ovc_net->nh, ovc_now_ns()));
+			100.0 * ovc_dload(&ovc_net->path));
 }
 
 /* ovc.reset: the next hops' counts. */
