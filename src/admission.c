@@ -372,8 +372,7 @@ void ovc_adm_next_hop(const struct ovc_adm_state *st,
 	if(hop == NULL || ack_cancel || r->c == OVC_CLASS_INDIALOG)
 		return;
 	/* 002 §6.3: only INVITEs are held back; the rest is always sent */
-	sf = r->c == OVC_CLASS_INVITE && r->m == OVC_M_INVITE && cfg->sendq_max >= 0
-		 && hop->sendq >= 0;
+	sf = ovc_adm_new_invite(r) && cfg->sendq_max >= 0 && hop->sendq >= 0;
 	fb = hop->fb != NULL && (r->c == OVC_CLASS_INVITE || cfg->single);
 	if(!sf && !fb)
 		return;

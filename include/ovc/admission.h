@@ -53,6 +53,13 @@ struct ovc_adm_req
 	size_t ruri_len;		   /* its length, bytes */
 };
 
+/* Is r a new call's INVITE (an initial INVITE: what smart forwarding
+ * holds back and what end to end weighs next hops by)? 1 or 0. */
+static inline int ovc_adm_new_invite(const struct ovc_adm_req *r)
+{
+	return r->c == OVC_CLASS_INVITE && r->m == OVC_M_INVITE;
+}
+
 /* What the sequence consults and changes (shared by every process). */
 struct ovc_adm_state
 {

@@ -160,12 +160,6 @@ static int client_offers_oc(struct sip_msg *msg)
 	return ovc_oc_read_top_via(msg->buf, msg->len, &oc) == 1;
 }
 
-/* Is r a new call's INVITE (what a next hop's reduction applies to)? */
-static int is_new_invite(const struct ovc_adm_req *r)
-{
-	return r->c == OVC_CLASS_INVITE && r->m == OVC_M_INVITE;
-}
-
 /* Request r's next hop d (NULL: unresolved) as the admission sequence
  * sees it, with its feedback fb (none in mode local, NULL): its identity
  * and, when smart forwarding applies to d (sf) and r is a new INVITE, the
@@ -179,7 +173,7 @@ static void hop_of(const struct dst *d, const struct ovc_adm_req *r,
 	if(d == NULL)
 		return;
 	hop->id = ovc_nh_key_hash(d->key, (size_t)d->key_len);
-	if(sf && is_new_invite(r))
+	if(sf && ovc_adm_new_invite(r))
 		hop->sendq = ovc_sendq_bytes(&d->ip, d->port);
 }
 
@@ -206,7 +200,7 @@ int ovc_dst_admit(struct sip_msg *msg, str *uri)
 		fb = ovc_nh_get(&ovc_net->nh, d.key, (size_t)d.key_len, 0);
 	/* end to end: what each next hop's reduction weighs in the one this
 	 * server announces (announced()) */
-	if(known && mode == OVC_NET_E2E && is_new_invite(request_of(msg)))
+	if(known && mode == OVC_NET_E2E && ovc_adm_new_invite(request_of(msg)))
 		ovc_nh_routed(&ovc_net->nh, fb);
 	sf = known && ovc_tcp_sendq_max >= 0 && ovc_sendq_proto(d.proto);
 	if(fb == NULL && !sf) {
