@@ -455,18 +455,17 @@ PROBE_MS=${PROBE_MS:-200}
 
 # probe_capacity CG SECS [TRIES]: sets PROBED_CAP to the capacity of the
 # proxy in cgroup CG as measured, not assumed: ovc deciding nothing
-# (`none`) is offered a probe rate for SECS; while it sets up fewer than
-# 99.5 % of the calls within PROBE_MS the probe is over capacity and the
-# next one is 8 % lower (at most TRIES, default 5); a probe that has
-# already set up too many calls late to pass stops there (probe_run). A
-# rate passes when it passes PROBE_CONFIRM + 1 times in a row (default 2:
-# the machine's speed drifts, and one lucky run at the edge made
-# t_defaults_below test "0.9x" of a rate the proxy could not hold minutes
-# later). The first probe is PROBE_START (default 350, for a 20 ms /
-# 100 ms quota) calls/s scaled (load_scale). Returns 1 when no probe
+# (`none`) is offered a probe rate for SECS; while the plain proxy is late
+# at that rate (probe_late) the probe is over capacity and the next one is
+# 8 % lower (at most TRIES, default 5); a probe that is already late stops
+# there (probe_run). A rate passes when it passes PROBE_CONFIRM + 1 times
+# in a row (default 2: the machine's speed drifts, and one lucky run at the
+# edge made t_defaults_below test "0.9x" of a rate the proxy could not hold
+# minutes later). The first probe is PROBE_START (default 350, for a 20 ms
+# / 100 ms quota) calls/s scaled (load_scale). Returns 1 when no probe
 # passed.
 probe_capacity() {
-	local cg=$1 secs=$2 tries=${3:-5} n=0 probe timely calls name
+	local cg=$1 secs=$2 tries=${3:-5} n=0 probe calls name
 	local need=$((${PROBE_CONFIRM:-1} + 1)) passed=0 runs=0
 	load_scale
 	probe=$(scaled "${PROBE_START:-350}")
@@ -476,46 +475,79 @@ probe_capacity() {
 		kam_start -c "$cg" -n "$name" 'OVC_ALGORITHM="none"' || return 1
 		uas_start "${name}_uas"
 		calls=$((probe * secs))
-		if probe_run "${name}_uac" "$probe" "$calls" $((secs + 10)); then
-			timely=$(timely_window "${name}_uac" 0 100000 "$PROBE_MS")
-			log "probe: no control at $probe/s set up $timely of $calls" \
-				"within $PROBE_MS ms"
+		if probe_run "${name}_uac" "$probe" "$calls" $((secs + 10)) &&
+			! probe_late "${name}_uac" "$probe" "$calls"; then
+			log "probe: no control at $probe/s set up all but" \
+				"$PROBE_LATE of $calls within $PROBE_MS ms ($PROBE_WHY)"
+			passed=$((passed + 1))
 		else
-			timely=-1
-			log "probe: no control at $probe/s set $PROBE_LATE of $calls" \
-				"up late after $PROBE_AT s: stopped, over capacity"
+			log "probe: no control at $probe/s set $PROBE_LATE of" \
+				"$calls up late ($PROBE_WHY) after $PROBE_AT s:" \
+				"over capacity"
+			passed=0
 		fi
 		uas_stop
 		kam_stop
-		if awk -v t="$timely" -v c="$calls" 'BEGIN { exit !(t >= 0.995 * c) }'; then
-			passed=$((passed + 1))
-			if [ "$passed" -ge "$need" ]; then
-				PROBED_CAP=$probe
-				return 0
-			fi
-			sleep 1
-			continue
+		if [ "$passed" -ge "$need" ]; then
+			PROBED_CAP=$probe
+			return 0
 		fi
-		n=$((n + 1))
-		passed=0
-		probe=$(awk -v p="$probe" 'BEGIN { printf "%d\n", 0.92 * p }')
+		if [ "$passed" -eq 0 ]; then
+			n=$((n + 1))
+			probe=$(awk -v p="$probe" 'BEGIN { printf "%d\n", 0.92 * p }')
+		fi
 		sleep 1
 	done
-	fail "no control set up 99.5 % within $PROBE_MS ms at every probe" \
+	fail "no control set up its calls within $PROBE_MS ms at every probe" \
 		"down to $probe/s"
 	return 1
 }
 
+# probe_late NAME RATE CALLS: whether the plain proxy of probe run NAME
+# (offered RATE calls/s, CALLS in all) is late, i.e. over capacity: more
+# than PROBE_LATE_PCT (default 2) % of CALLS set up in PROBE_MS or more, or
+# calls set up late in PROBE_LATE_RUN (default 3) consecutive seconds, more
+# than 1 % of RATE in each. A rate over capacity keeps a backlog that only
+# grows, so its late calls fill every second from the moment it passes
+# PROBE_MS; a stall of the machine (a CI host's neighbours, the hypervisor)
+# makes the calls of a second or two late and passes: counting any 0.5 %
+# of late calls as overload made a CI run find no rate down to 258/s
+# where this machine handles 306-468/s. Sets PROBE_LATE (late calls) and
+# PROBE_WHY (the longest late run of seconds); returns 0 when late.
+probe_late() {
+	local out
+	out=$(awk -F';' -v ms="$PROBE_MS" -v rate="$2" -v calls="$3" \
+		-v pct="${PROBE_LATE_PCT:-2}" -v need="${PROBE_LATE_RUN:-3}" '
+		NR == 1 { for(i = 1; i <= NF; i++)
+				if($i ~ /^ResponseTimeRepartitionsetup_/) {
+					all[i] = 1
+					if($i ~ /_<[0-9]+$/ &&
+						substr($i, index($i, "<") + 1) + 0 <= ms + 0)
+						in_time[i] = 1
+				}
+			next }
+		{ late = 0; for(i in all) if(!(i in in_time)) late += $i
+			if(late - prev > 0.01 * rate) { run++; if(run > best) best = run }
+			else run = 0
+			prev = late }
+		END { printf "%d %d %d\n", late, best,
+				(late > pct / 100 * calls || best >= need) }' \
+		"$T_DIR/$1/stat.csv")
+	set -- $out
+	PROBE_LATE=$1
+	PROBE_WHY="late in at most $2 s in a row"
+	[ "$3" -eq 1 ]
+}
+
 # probe_run NAME RATE CALLS TIMEOUT: uac_run's UAC (results in
 # $T_DIR/NAME/) in the background, its stats read every half second; it is
-# stopped as soon as more than 0.5 % of CALLS were set up in PROBE_MS or
-# more (SIPp's setup repartition beyond it): no remainder of the run can
-# then reach probe_capacity's 99.5 % in time, so the verdict is the one
-# the whole run would give (a probe well over capacity fails within a few
-# seconds instead of running its length). Returns 1 when stopped, with
-# PROBE_LATE (late calls) and PROBE_AT (seconds into the run) set.
+# stopped as soon as the proxy is late (probe_late): no remainder of the
+# run can then pass, so the verdict is the one the whole run would give (a
+# probe well over capacity fails within a few seconds instead of running
+# its length). Returns 1 when stopped, with PROBE_LATE, PROBE_WHY and
+# PROBE_AT (seconds into the run) set.
 probe_run() {
-	local name=$1 rate=$2 calls=$3 tmo=$4 pid t0 late
+	local name=$1 rate=$2 calls=$3 tmo=$4 pid t0
 	mkdir -p "$T_DIR/$name"
 	(cd "$T_DIR/$name" && uac_exec "$rate" "$calls" "$tmo") &
 	pid=$!
@@ -524,17 +556,15 @@ probe_run() {
 	while kill -0 "$pid" 2>/dev/null; do
 		sleep 0.5
 		[ -s "$T_DIR/$name/stat.csv" ] || continue
-		late=$(($(timely_window "$name" 0 100000 all) -
-			$(timely_window "$name" 0 100000 "$PROBE_MS")))
-		if awk -v l="$late" -v c="$calls" 'BEGIN { exit !(l > 0.005 * c) }'; then
+		if probe_late "$name" "$rate" "$calls"; then
 			kill "$pid" 2>/dev/null || true
 			wait "$pid" 2>/dev/null || true
-			PROBE_LATE=$late
 			PROBE_AT=$(($(date +%s) - t0))
 			return 1
 		fi
 	done
 	wait "$pid" 2>/dev/null || true
+	PROBE_AT=$(($(date +%s) - t0))
 	return 0
 }
 

@@ -8,12 +8,13 @@
 #
 # The capacity is measured here, not assumed: the same proxy deciding
 # nothing (`none`) is offered a probe rate for as long as the test (SECS);
-# while it sets up fewer than 99.5 % of the calls within 200 ms (PROBE_MS,
-# lib.sh: under the backlog at which ovc starts an overload) the probe
-# is over capacity and the next one is 8 % lower (at most PROBES, 9: down
-# to 0.51x the first); a rate counts as handled when it passes twice in a
-# row (lib.sh, PROBE_CONFIRM). The test rate is 0.9x the first probe it handled,
-# so at most 0.9x the capacity. (The per-call CPU that load_scale
+# while it is late at that rate (lib.sh, probe_late: more than 2 % of the
+# calls set up in 200 ms or more, PROBE_MS, under the backlog at which ovc
+# starts an overload, or late calls in 3 seconds in a row) the probe is
+# over capacity and the next one is 8 % lower (at most PROBES, 9: down to
+# 0.51x the first); a rate counts as handled when it passes twice in a row
+# (lib.sh, PROBE_CONFIRM). The test rate is 0.9x the first probe it
+# handled, so at most 0.9x the capacity. (The per-call CPU that load_scale
 # measures at a low rate overstates how much faster a fast machine is near
 # its capacity: on 2026-11-26 the same machine carried 468/s in one hour
 # and not 395/s the next, with the build of either day.)
