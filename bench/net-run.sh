@@ -249,11 +249,13 @@ bench_track_pid "$poll_pid" net-poll.sh
 	echo "edge_children=${BENCH_EDGE_CHILDREN:-2}"
 	echo "testbed=$(bench_mode)"
 	echo "rates=${rates[*]}"
-	# the core's CPU per stateless 503 (calibrate.sh), for the share of
-	# its CPU spent refusing
+	# the core's CPU per refusal (calibrate.sh), for the share of its CPU
+	# spent refusing: ovc's own refusal at datagram arrival, which is how
+	# the core refuses (the script's 503, CPU_PER_REJECT_US, costs about
+	# twice as much; only when the calibration did not measure ovc's)
 	if [ -f "$BENCH_OUT/calibration.env" ]; then
 		echo "cpu_per_reject_us=$(. "$BENCH_OUT/calibration.env" &&
-			echo "${CPU_PER_REJECT_US:-}")"
+			echo "${CPU_PER_REJECT_OVC_US:-${CPU_PER_REJECT_US:-}}")"
 	fi
 } >"$dir/meta.env"
 

@@ -24,7 +24,9 @@
 #   core_cpu        the core's cgroup CPU / quota (sampler); 
 #   core_reject_cpu_pct  estimated share of the core's quota spent on
 #                   its rejections (core_rejected_cps x calibrated CPU per
-#                   stateless 503)
+#                   refusal by ovc at datagram arrival, CPU_PER_REJECT_OVC_US;
+#                   runs before 2026-11-27 08:50 UTC used the script's
+#                   stateless 503, about twice that)
 #   edge_cpu        the edges' Kamailio CPU, cores (sum)
 #   retrans_per_call  INVITE retransmissions at the UACs / calls offered
 #   setup_mean_ms, setup_p95_ms  INVITE->200 of the calls set up in the
