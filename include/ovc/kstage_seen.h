@@ -121,18 +121,26 @@ OVC_KS_INLINE long long ovc_ks_seen_age_ms(
 }
 
 /* Marks the call key admitted in bucket b at millisecond now_ms (its
- * first sight kept when b holds it, else it takes a slot as new). */
+ * first sight kept when b holds it, else it takes a slot as new). The
+ * flag is set by one compare-and-swap of the slot as read: a slot the
+ * filter gave another call meanwhile is left to that call (a plain
+ * read-modify-write would write this call's tag back over it). Used by
+ * the module only (not by the filter). */
 OVC_KS_INLINE void ovc_ks_seen_admit(volatile struct ovc_ks_seen_bucket *b,
 		unsigned long long key, unsigned now_ms)
 {
 	int i = ovc_ks_seen_find(b, key);
+	unsigned long long e;
 
-	if(i < 0)
+	if(i < 0) {
 		b->s[ovc_ks_seen_victim(b, now_ms)] = ovc_ks_seen_tag(key)
 											  | OVC_KS_SEEN_ADMITTED
 											  | (unsigned long long)now_ms;
-	else
-		b->s[i] |= OVC_KS_SEEN_ADMITTED;
+		return;
+	}
+	e = b->s[i];
+	if(ovc_ks_seen_holds(e, key))
+		__sync_bool_compare_and_swap(&b->s[i], e, e | OVC_KS_SEEN_ADMITTED);
 }
 
 #endif
