@@ -171,12 +171,16 @@ static int remembered(const struct ovc_adm_state *st,
  * for a paced queue only the guard's cap applies here (the fraction
  * applies at the queue's output, 003 §V), so that a flood does not swamp
  * the queue and its workers with INVITEs refused later. 004 §III-C: beyond
- * the class's burst budget, rejected. */
+ * the class's burst budget, rejected. Out of overload an INVITE skips an
+ * empty queue (cfg->queue_idle): nothing is refused then, and near its
+ * capacity a proxy under a CPU quota cannot spare the hand-off to a worker
+ * (pi refused 12 % of the calls at 0.9x with it; bench/RESULTS.md). */
 static void accept_or_refuse(const struct ovc_adm_state *st,
 		const struct ovc_adm_cfg *cfg, const struct ovc_adm_sources *src,
 		const struct ovc_adm_req *r, struct ovc_adm_verdict *v)
 {
-	int queue = r->c == OVC_CLASS_INVITE && cfg->queue_on && cfg->t->queued;
+	int queue = r->c == OVC_CLASS_INVITE && cfg->queue_on && cfg->t->queued
+				&& (cfg->overloaded || !cfg->queue_idle);
 	int within = 1;
 
 	if(queue && cfg->t->paces_queue) {

@@ -81,6 +81,10 @@ struct ovc_adm_cfg
 	int overloaded;		  /* overload evident (ovc_onset.h): the age
 							 check applies only then */
 	int queue_on;		  /* the in-core INVITE queue runs */
+	int queue_idle;		  /* it holds no INVITE and may be skipped
+							 (queue_bypass): out of overload an INVITE
+							 is then routed at once, since queueing it
+							 would only add a hand-off */
 	uint32_t now_s;		  /* monotonic second, for the memory */
 	/* smart forwarding (002 §6.2): an initial INVITE is refused while the
 	 * send queue to its next hop holds more than this, bytes; -1: off */

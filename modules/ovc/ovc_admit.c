@@ -11,6 +11,7 @@
 #include "ovc_account.h"
 #include "ovc_admit.h"
 #include "ovc_kstage.h"
+#include "ovc_modparams.h"
 #include "ovc_onset.h"
 #include "ovc_queue.h"
 #include "ovc_rsoca.h"
@@ -70,6 +71,8 @@ void ovc_admit_settings(struct ovc_adm_cfg *cfg)
 					: &ovc->rxq_max_age_ms,
 			memory_order_relaxed);
 	cfg->queue_on = ovc_queue_on();
+	cfg->queue_idle =
+			cfg->queue_on && ovc_mp.queue_bypass && ovc_queue_len() == 0;
 	cfg->now_s = (uint32_t)ovc_now_sec_coarse();
 	cfg->sendq_max = ovc_tcp_sendq_max; /* read by the next hop's verdict */
 }

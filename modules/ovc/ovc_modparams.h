@@ -76,6 +76,7 @@ struct ovc_mp_values
 	int stats_history;	 /* seconds */
 	int queue_size;		 /* INVITEs */
 	int queue_workers;	 /* processes */
+	int queue_bypass;	 /* 1: out of overload, skip an empty queue */
 	int queue_max_wait;	 /* ms; -1: the age limit in force */
 	int queue_max_bytes; /* 0: an eighth of shared memory */
 };

@@ -248,14 +248,16 @@ uac_exec() {
 }
 
 # queue_backlog [DEFINE...]: kamailio with sired's in-core queue drained by
-# one worker slowed to 200 ms per INVITE (plus DEFINEs), a UAS, and a UAC
+# one worker slowed to 200 ms per INVITE (plus DEFINEs; every INVITE
+# crosses the queue, queue_bypass 0, overload or not), a UAS, and a UAC
 # offering 40 INVITEs in 1 s in the background (its PID in BACKLOG_UAC;
 # every awaited answer times out after 6 s at most, so it ends by itself
 # once the proxy is gone). Returns once the backlog has built (after
 # BACKLOG_WAIT s, default 3).
 queue_backlog() {
 	kam_start 'OVC_ALGORITHM="sired"' 'OVC_QUEUE_WORKERS=1' \
-		'OVC_QUEUE_MAX_WAIT=0' 'SLOW_INVITE_US=200000' "$@"
+		'OVC_QUEUE_MAX_WAIT=0' 'OVC_QUEUE_BYPASS=0' \
+		'SLOW_INVITE_US=200000' "$@"
 	uas_start uas
 	UAC_TIMEOUT=40 uac_run uac 40 40 -max_retrans 2 -recv_timeout 6000 &
 	BACKLOG_UAC=$!

@@ -95,6 +95,8 @@ expect_bad 'modparam("ovc", "queue_size", -1)' \
 	'"queue_size": -1 is out of range \[0, 1048576\]'
 expect_bad 'modparam("ovc", "queue_workers", 65)' \
 	'"queue_workers": 65 is out of range \[0, 64\]'
+expect_bad 'modparam("ovc", "queue_bypass", 2)' \
+	'"queue_bypass": 2 is out of range \[0, 1\]'
 expect_bad 'modparam("ovc", "queue_max_wait", 60001)' \
 	'"queue_max_wait": 60001 is out of range \[-1, 60000\]'
 expect_bad 'modparam("ovc", "queue_max_bytes", -1)' \

@@ -9,12 +9,13 @@
 # unless it found the worker idle: a CANCELled INVITE leaves the queue at
 # once with its 487, so the worker idles, and the next INVITE (about one
 # in 200 ms) goes straight on to the UAS, where tm handles its CANCEL.
+# Every INVITE crosses the queue (queue_bypass 0), overload or not.
 . "$(dirname "$0")/lib.sh"
 
 CALLS=20
 
 kam_start 'OVC_ALGORITHM="sired"' 'OVC_QUEUE_WORKERS=1' \
-	'OVC_QUEUE_MAX_WAIT=0' 'SLOW_INVITE_US=200000'
+	'OVC_QUEUE_MAX_WAIT=0' 'OVC_QUEUE_BYPASS=0' 'SLOW_INVITE_US=200000'
 uas_start uas
 mkdir -p "$T_DIR/uac"
 (cd "$T_DIR/uac" && timeout 60 sipp -sf "$SCN/uac-cancel.xml" -i 127.0.0.1 \

@@ -505,6 +505,36 @@ START_TEST(test_queue)
 }
 END_TEST
 
+/* Out of overload an INVITE skips an empty queue (queue_idle): routed at
+ * once and remembered admitted; it is queued while the queue holds
+ * INVITEs (their order kept) and whenever the overload is evident. */
+START_TEST(test_queue_idle_bypass)
+{
+	struct ovc_adm_verdict v;
+	int alg;
+
+	for(alg = 0; alg < 3; alg++) {
+		cfg.t = ovc_alg_traits(alg == 0	  ? OVC_ALG_BBC
+							   : alg == 1 ? OVC_ALG_SIRED
+										  : OVC_ALG_PI);
+		ovc_rejmem_init(mem);
+		cfg.queue_on = 1;
+		cfg.overloaded = 0;
+		cfg.queue_idle = 1;
+		ck_assert_int_eq(decide(invite, &v), OVC_ADM_ADMIT);
+		ck_assert_int_eq(decide(invite, &v), OVC_ADM_ADMIT); /* remembered */
+		ck_assert_int_eq(
+				ovc_rejmem_get(mem, v.key, cfg.now_s, 32), OVC_REJMEM_ADMITTED);
+		cfg.queue_idle = 0;
+		ck_assert_int_eq(decide(invite2, &v), OVC_ADM_QUEUE);
+		ovc_rejmem_init(mem);
+		cfg.overloaded = 1;
+		cfg.queue_idle = 1;
+		ck_assert_int_eq(decide(invite2, &v), OVC_ADM_QUEUE);
+	}
+}
+END_TEST
+
 /* pi: the fraction applies at the queue's output, the guard at arrival. */
 START_TEST(test_paced_queue)
 {
@@ -905,6 +935,7 @@ Suite *make_suite_admission(void)
 	tcase_add_test(tc, test_own_ack_absorbed);
 	tcase_add_test(tc, test_dialog_limits);
 	tcase_add_test(tc, test_queue);
+	tcase_add_test(tc, test_queue_idle_bypass);
 	tcase_add_test(tc, test_paced_queue);
 	tcase_add_test(tc, test_dequeue);
 	tcase_add_test(tc, test_unscanned);
