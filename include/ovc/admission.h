@@ -81,7 +81,8 @@ struct ovc_adm_cfg
 	int overloaded;		  /* overload evident (ovc_onset.h): the age
 							 check applies only then */
 	int queue_on;		  /* the in-core INVITE queue runs */
-	int queue_idle;		  /* it holds no INVITE and may be skipped
+	int queue_idle;		  /* no INVITE is queued or being routed by a
+							 worker, and the queue may be skipped
 							 (queue_bypass): out of overload an INVITE
 							 is then routed at once, since queueing it
 							 would only add a hand-off */

@@ -71,8 +71,10 @@ void ovc_admit_settings(struct ovc_adm_cfg *cfg)
 					: &ovc->rxq_max_age_ms,
 			memory_order_relaxed);
 	cfg->queue_on = ovc_queue_on();
-	cfg->queue_idle =
-			cfg->queue_on && ovc_mp.queue_bypass && ovc_queue_len() == 0;
+	/* read only where it matters, and without the queue's lock: this runs
+	 * for every request */
+	cfg->queue_idle = cfg->queue_on && cfg->t->queued && ovc_mp.queue_bypass
+					  && ovc_queue_idle();
 	cfg->now_s = (uint32_t)ovc_now_sec_coarse();
 	cfg->sendq_max = ovc_tcp_sendq_max; /* read by the next hop's verdict */
 }

@@ -247,6 +247,12 @@ unsigned ovc_queue_len(void)
 	return ovc_q ? (unsigned)ovc_fifo_len(ovc_q->fifo) : 0;
 }
 
+int ovc_queue_idle(void)
+{
+	return ovc_q == NULL
+		   || atomic_load_explicit(&ovc_q->bytes, memory_order_relaxed) == 0;
+}
+
 unsigned ovc_queue_cap(void)
 {
 	return ovc_q ? (unsigned)ovc_fifo_cap(ovc_q->fifo) : 0;

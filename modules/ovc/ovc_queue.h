@@ -111,8 +111,13 @@ void ovc_queue_wait(uint32_t seen, unsigned timeout_ms);
 /* The futex word's value now. */
 uint32_t ovc_queue_seq(void);
 
-/* INVITEs held now. */
+/* INVITEs held now (takes the ring's lock). */
 unsigned ovc_queue_len(void);
+
+/* 1 when no INVITE is queued or in a worker's hands (or there is no
+ * queue), 0 otherwise: the shared-memory byte count, read without the
+ * lock, for the request path. */
+int ovc_queue_idle(void);
 
 /* Capacity, INVITEs. */
 unsigned ovc_queue_cap(void);

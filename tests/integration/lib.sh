@@ -467,9 +467,9 @@ PROBE_MS=${PROBE_MS:-200}
 # above it (load_scale misjudges a machine's speed near its capacity: a
 # t_nexthop core probed at 103/s took 166/s): the probe then goes up by
 # 15 % (at most TRIES more, to 2x at 5) until a rate fails, and the last
-# rate that passed is the capacity. The first probe is PROBE_START (default 350, for
-# a 20 ms / 100 ms quota) calls/s scaled (load_scale). Returns 1 when no
-# probe passed.
+# rate that passed is the capacity. The first probe is PROBE_START
+# (default 350, for a 20 ms / 100 ms quota) calls/s scaled (load_scale).
+# Returns 1 when no probe passed.
 probe_capacity() {
 	local cg=$1 secs=$2 tries=${3:-5} n=0 probe calls name
 	local need=$((${PROBE_CONFIRM:-1} + 1)) passed=0 runs=0 up=0 best=0
