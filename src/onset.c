@@ -71,5 +71,9 @@ const char *ovc_onset_sign(const struct ovc_onset *o,
 		return "INVITEs refused for their wait";
 	if(!(least_ms >= 0) && s->invites)
 		return "unmeasured (TCP, TLS)";
+	if(!o->on && s->arrived >= 0 && s->capacity > 0
+			&& s->arrived > OVC_ONSET_RUSH * s->capacity
+			&& above(least_ms, c->onset_ms))
+		return "a rush of INVITEs past 3x the capacity";
 	return NULL;
 }

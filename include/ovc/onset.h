@@ -21,6 +21,12 @@
 
 #include <stdint.h>
 
+/* Initial INVITEs reaching the host in a window, over what the capacity
+ * ovc learned serves in it, past which a window whose freshest INVITE
+ * waited longer than onset_ms starts an overload (a rush: see
+ * ovc_onset_sign()). */
+#define OVC_ONSET_RUSH 3.0
+
 struct ovc_onset
 {
 	int on;			 /* overload evident */
@@ -68,6 +74,11 @@ struct ovc_onset_signs
 	unsigned held;	 /* of those, pi refused beyond twice its headroom */
 	uint64_t refused_for_wait; /* initial INVITEs refused for their wait
 								  in the receive queue in it */
+	double arrived;			   /* initial INVITEs that reached the host in it,
+						counted before any queue (the kernel stage's
+						filter); < 0: unknown */
+	double capacity; /* initial INVITEs the capacity ovc learned serves in
+						it; <= 0: unknown */
 };
 
 /* Evidence of a window other than a wait above a threshold, given least_ms
@@ -79,7 +90,13 @@ struct ovc_onset_signs
  * headroom (pi holds its queue at T_q and hides the overload), INVITEs
  * refused for their wait while no wait exceeded onset_ms (the age limit
  * keeps the receive queue short enough that the freshest INVITE of a
- * window may wait less than onset_ms while older ones are refused).
+ * window may wait less than onset_ms while older ones are refused); or,
+ * out of overload, a rush: more than OVC_ONSET_RUSH times the capacity
+ * arrived in the window while even its freshest INVITE waited longer
+ * than onset_ms (the backlog then grows by twice the capacity or more
+ * each second; waiting until it reaches enter_ms fills the receive queue,
+ * and no burst a healthy proxy absorbs brings three times its capacity
+ * for a whole window).
  * Returns the reason (a static string) to pass as INFINITY to
  * ovc_onset_step(), or NULL: none. */
 const char *ovc_onset_sign(const struct ovc_onset *o,

@@ -232,6 +232,55 @@ START_TEST(test_signs)
 }
 END_TEST
 
+/* A rush: three times the capacity reaching the host in a window whose
+ * freshest INVITE waited past onset_ms starts an overload long before the
+ * backlog reaches enter_ms; less, or no wait, or nothing known, does not. */
+START_TEST(test_rush)
+{
+	struct ovc_onset_cfg c = {250, 20, 20, 1.0, 32.0};
+	struct ovc_onset_signs s = {0};
+	struct ovc_onset o;
+	const char *why;
+
+	ovc_onset_init(&o);
+	s.invites = 1;
+	s.capacity = 60; /* 300 calls/s over a 200 ms window */
+	s.arrived = 181;
+	why = ovc_onset_sign(&o, &c, &s, 21);
+	ck_assert_ptr_nonnull(why);
+	ck_assert_int_eq(ovc_onset_step(&o, &c, INFINITY, -1, 0.2), 1);
+	ck_assert_uint_eq(o.onsets, 1);
+	/* in overload it is no sign of its own (the waits keep it) */
+	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 21));
+	ovc_onset_init(&o);
+	/* the proxy keeps up with the rush: no wait past onset_ms */
+	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 20));
+	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 0));
+	/* three times the capacity is not a rush; 2.9 and a 240 ms wait is
+	 * left to enter_ms */
+	s.arrived = 180;
+	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 240));
+	ck_assert_int_eq(ovc_onset_step(&o, &c, 240, -1, 0.2), 0);
+	/* unknown arrivals (no kernel stage) or capacity: no sign */
+	s.arrived = -1;
+	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 100));
+	s.arrived = 1000;
+	s.capacity = 0;
+	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 100));
+	s.capacity = NAN;
+	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 100));
+	s.capacity = 60;
+	s.arrived = NAN;
+	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, 100));
+	/* a wait not measured is no wait past onset_ms */
+	s.arrived = 1000;
+	s.invites = 0;
+	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, NAN));
+	ck_assert_ptr_null(ovc_onset_sign(&o, &c, &s, -1));
+	ck_assert_uint_eq(o.onsets, 0);
+}
+END_TEST
+
 Suite *make_suite_onset(void)
 {
 	Suite *s = suite_create("onset");
@@ -244,6 +293,7 @@ Suite *make_suite_onset(void)
 	tcase_add_test(tc, test_rearm);
 	tcase_add_test(tc, test_queue_enter);
 	tcase_add_test(tc, test_signs);
+	tcase_add_test(tc, test_rush);
 	suite_add_tcase(s, tc);
 	return s;
 }
