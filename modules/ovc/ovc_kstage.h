@@ -44,6 +44,12 @@ int64_t ovc_kstage_call_age_ns(const char *buf, size_t len, uint64_t *key);
  * the stage is not attached). */
 unsigned long long ovc_kstage_dropped(void);
 
+/* Initial INVITEs (retransmissions included) the stage's filter has seen
+ * reach the host since it was attached, read from the kernel now (one
+ * bpf() system call; the ticker only), or -1 when the stage is not
+ * attached. */
+long long ovc_kstage_arrivals(void);
+
 /* The share of initial INVITEs the kernel drops now, [0, 1]. */
 double ovc_kstage_share(void);
 

@@ -175,6 +175,15 @@ static int may_act(void)
 		   && atomic_load(&ovc->alg) != OVC_ALG_NONE;
 }
 
+long long ovc_kstage_arrivals(void)
+{
+	struct ovc_ks_stats s;
+
+	if(!loaded || ovc_ksb_read(&ksb, &s) < 0)
+		return -1;
+	return (long long)s.initial;
+}
+
 /* Each epoch, before the step: the kernel's counters. */
 static void ks_measure(const struct ovc_tick *t, struct ovc_measure *m)
 {

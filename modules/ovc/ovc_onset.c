@@ -25,6 +25,8 @@ static uint64_t window_invites;	/* INVITEs offered by its start */
 static unsigned window_epochs;	/* epochs noted in overload in it */
 static unsigned window_held;	/* of those, held down by the controller */
 static uint64_t window_waited;	/* INVITEs refused for their wait by then */
+static long long window_arrivals; /* the kernel stage's arrivals by then,
+									 -1: unknown */
 static ovc_time_ns onset_at;	/* when the overload in force started, ns */
 
 void ovc_onset_note_rx(int64_t wait_ns)
@@ -78,9 +80,11 @@ static const char *wait_text(double ms, char *buf, int size)
 /* Logs a change of the overload state once, with its evidence: the least
  * waits of the window that decided it (rx: receive queue, q: in-core
  * queue beyond its target, least: the one judged, ms), the sign other
- * than a wait that decided it (why, NULL: none), the CPU and f in force. */
+ * than a wait that decided it (why, NULL: none), the initial INVITEs that
+ * reached the host in it against what the capacity learned serves (sg),
+ * the CPU and f in force. */
 static void log_change(int on, ovc_time_ns now, double rx, double q,
-		double least, const char *why)
+		double least, const char *why, const struct ovc_onset_signs *sg)
 {
 	char b1[32], b2[32], b3[32];
 	const char *w = wait_text(least, b1, sizeof(b1));
@@ -91,9 +95,11 @@ static void log_change(int on, ovc_time_ns now, double rx, double q,
 	if(on) {
 		onset_at = now;
 		LM_NOTICE("overload onset #%u: least wait %s (receive queue %s,"
-				  " in-core queue %s)%s%s, cpu %.3f, f %.4f\n",
-				onset.onsets, w, wr, wq, why ? ", " : "", why ? why : "", cpu,
-				f);
+				  " in-core queue %s)%s%s, %.0f initial INVITEs arrived"
+				  " (-1: unknown) where the capacity serves %.0f, cpu %.3f,"
+				  " f %.4f\n",
+				onset.onsets, w, wr, wq, why ? ", " : "", why ? why : "",
+				sg->arrived, sg->capacity, cpu, f);
 		return;
 	}
 	LM_NOTICE("overload ended after %.1f s: least wait %s (receive queue"
@@ -124,6 +130,8 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 	double win_ms, rx, q, least;
 	struct ovc_onset_signs signs;
 	uint64_t invites, waited;
+	long long arrivals;
+	double win_s;
 	const char *why;
 	int on;
 
@@ -137,6 +145,7 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 		window_invites = atomic_load(
 				&ovc->total.v[OVC_CLASS_INVITE][OVC_V_OFFERED]);
 		window_waited = refused_for_wait();
+		window_arrivals = ovc_kstage_arrivals();
 	}
 	if((double)(now - window_start) < win_ms * 1e6)
 		return atomic_load(&ovc->overload);
@@ -144,6 +153,8 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 	q = take_min_ms(&ovc->onset_q_min_ns);
 	invites = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_OFFERED]);
 	waited = refused_for_wait();
+	arrivals = ovc_kstage_arrivals();
+	win_s = (double)(now - window_start) / 1e9;
 	/* the in-core queue's own target is no evidence */
 	if(q >= 0)
 		q = fmax(q - queue_target_s * 1000.0, 0.0);
@@ -163,20 +174,25 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 	signs.epochs = window_epochs;
 	signs.held = window_held;
 	signs.refused_for_wait = waited - window_waited;
+	signs.arrived =
+			arrivals >= 0 && window_arrivals >= 0 && arrivals >= window_arrivals
+					? (double)(arrivals - window_arrivals)
+					: -1;
+	signs.capacity = ovc_dload(&ovc->capacity) * win_s;
 	why = ovc_onset_sign(&onset, &cfg, &signs, least);
 	window_invites = invites;
 	window_waited = waited;
+	window_arrivals = arrivals;
 	window_epochs = 0;
 	window_held = 0;
 	/* a sign is evidence whatever the thresholds: INFINITY */
-	on = ovc_onset_step(&onset, &cfg, why != NULL ? INFINITY : rx, q,
-			(double)(now - window_start) / 1e9);
+	on = ovc_onset_step(&onset, &cfg, why != NULL ? INFINITY : rx, q, win_s);
 	if(ovc_onset_observing())
 		on = 0; /* nothing is controlled, nothing to report (an age limit
 				   set under none acts in overload) */
 	window_start = now;
 	if(on != atomic_exchange(&ovc->overload, on))
-		log_change(on, now, rx, q, least, why);
+		log_change(on, now, rx, q, least, why, &signs);
 	atomic_store(&ovc->onsets, onset.onsets);
 	return on;
 }

@@ -8,7 +8,10 @@
 # proxy admitted completes: its retransmissions, ACK and BYE pass, and
 # the overload holds while the kernel drops (its drops are the evidence:
 # without that the share collapsed every ~10 s and the dropped calls'
-# retransmissions flooded the proxy).
+# retransmissions flooded the proxy). The flood comes after a load below
+# capacity from which ovc learned the capacity, so its overload starts as a
+# rush (many times that capacity within a window), not after a T1/2
+# backlog.
 # Skips, saying why, only when the kernel refuses the program.
 # The UAC's counts are indexed by scenario element (scenarios/uac.xml):
 # 5 is the 200 to the INVITE, 7 the <pause/>, 8 the BYE and 9 its 200.
@@ -115,6 +118,13 @@ log "flood: UDP receive-buffer drops on the machine=$rcvbuf; socket drops:" \
 check "the kernel dropped initial INVITEs" "$kdrop > 0"
 check "one overload for the whole flood: the kernel's drops hold it" \
 	"$onsets1 - $onsets0 == 1"
+# the capacity learned below it, the flood's first windows bring many times
+# it: the overload starts as a rush, not after a backlog of T1/2
+first=$(grep -m1 "overload onset #$((onsets0 + 1)):" "$T_DIR/kam.log" |
+	sed 's/^.*: overload/overload/')
+log "flood: $first"
+check "the flood's overload started as a rush of INVITEs" \
+	"$(echo "$first" | grep -c 'a rush of INVITEs') == 1"
 check "admitted calls were remembered" "$pushes > 0"
 # a misnamed column reads 0: make sure the ones read exist
 counts_head=$(head -n1 "$(ls "$T_DIR"/high/*_counts.csv | head -n1)")
