@@ -63,7 +63,43 @@ summarize() {
 		}' "$1"
 }
 
-# SUMMARY_ONLY=1: recompute summary.csv from the per-second files in OUT
+# plot_all: one picture: timely calls/s and ovc's rejections per second over
+# time, every arm, with the step's edges
+plot_all() {
+	plots=""
+	colors=('#cc0000' '#0066cc' '#009900' '#cc6600' '#884488')
+	i=0
+	for a in "${arms[@]}"; do
+		[ -s "$OUT/$a.csv" ] || continue
+		c=${colors[$((i % ${#colors[@]}))]}
+		plots+="'$OUT/$a.csv' using 1:2 with lines lw 2 lc rgb '$c' title '$a: timely/s', "
+		plots+="'$OUT/$a.csv' using 1:3 axes x1y2 with lines lw 1 dt 2 lc rgb '$c' title '$a: rejected/s (right)', "
+		i=$((i + 1))
+	done
+	if [ -n "$plots" ] && command -v gnuplot >/dev/null; then
+		gnuplot <<GP
+set terminal pngcairo size 1000,500 font ",11"
+set output "$OUT/reaction.png"
+set datafile separator ","
+set title "Step from ${LOW}x to ${HIGH}x rho_M (= $CAP calls/s) at t = $PRE s and back at t = $((PRE + STEP)) s, module defaults"
+set xlabel "t, s"
+set ylabel "calls set up within 500 ms, /s"
+set y2label "INVITEs rejected by ovc, /s"
+set ytics nomirror
+set y2tics
+set grid
+set key outside right top
+set rmargin 28
+set arrow from $PRE, graph 0 to $PRE, graph 1 nohead dt 3
+set arrow from $((PRE + STEP)), graph 0 to $((PRE + STEP)), graph 1 nohead dt 3
+plot ${plots%, }
+GP
+		log "plot: $OUT/reaction.png"
+	fi
+}
+
+# SUMMARY_ONLY=1: recompute summary.csv (and the plot) from the per-second
+# files in OUT
 if [ "${SUMMARY_ONLY:-0}" = 1 ]; then
 	echo "arm,cap_cps,low,high,steady_timely,settle_s,last_reject_s,date" >"$OUT/summary.csv"
 	for a in "${arms[@]}"; do
@@ -71,6 +107,7 @@ if [ "${SUMMARY_ONLY:-0}" = 1 ]; then
 		echo "$a,$CAP,$LOW,$HIGH,$steady,$settle,$last,$(date -u +%FT%TZ)" >>"$OUT/summary.csv"
 		log "$a: steady timely $steady/s, settled $settle s after the step up, last rejection $last s after the step down"
 	done
+	plot_all
 	exit 0
 fi
 cg=$(cg_make "$QUOTA_US" 100000)
@@ -126,35 +163,4 @@ for a in "${arms[@]}"; do
 	log "$a: steady timely $steady/s, settled ${settle} s after the step up, last rejection ${last} s after the step down"
 	sleep 1
 done
-# one picture: timely calls/s and ovc's rejections per second over time,
-# every arm, with the step's edges
-plots=""
-colors=('#cc0000' '#0066cc' '#009900' '#cc6600' '#884488')
-i=0
-for a in "${arms[@]}"; do
-	[ -s "$OUT/$a.csv" ] || continue
-	c=${colors[$((i % ${#colors[@]}))]}
-	plots+="'$OUT/$a.csv' using 1:2 with lines lw 2 lc rgb '$c' title '$a: timely/s', "
-	plots+="'$OUT/$a.csv' using 1:3 axes x1y2 with lines lw 1 dt 2 lc rgb '$c' title '$a: rejected/s (right)', "
-	i=$((i + 1))
-done
-if [ -n "$plots" ] && command -v gnuplot >/dev/null; then
-	gnuplot <<GP
-set terminal pngcairo size 1000,500 font ",11"
-set output "$OUT/reaction.png"
-set datafile separator ","
-set title "Step from ${LOW}x to ${HIGH}x rho_M (= $CAP calls/s) at t = $PRE s and back at t = $((PRE + STEP)) s, module defaults"
-set xlabel "t, s"
-set ylabel "calls set up within 500 ms, /s"
-set y2label "INVITEs rejected by ovc, /s"
-set ytics nomirror
-set y2tics
-set grid
-set key outside right top
-set rmargin 28
-set arrow from $PRE, graph 0 to $PRE, graph 1 nohead dt 3
-set arrow from $((PRE + STEP)), graph 0 to $((PRE + STEP)), graph 1 nohead dt 3
-plot ${plots%, }
-GP
-	log "plot: $OUT/reaction.png"
-fi
+plot_all
