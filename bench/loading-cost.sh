@@ -8,7 +8,9 @@
 # Kamailio, ovc's ticker and workers included) per call, in
 # microseconds. Arms (ARMS, default "plain none occ"), interleaved over
 # RUNS rounds so that slow drifts of the machine hit all alike: plain
-# (no ovc loaded), and ovc with its defaults under an algorithm. Rows in $OUT/runs.csv; per arm, the median
+# (no ovc loaded), and ovc with its defaults under an algorithm; an arm
+# ALG:NAME=VALUE[:NAME=VALUE...] adds defines of configs/ovc-proxy.cfg
+# (e.g. none:OVC_KSTAGE=0, the kernel stage off). Rows in $OUT/runs.csv; per arm, the median
 # and its ratio to plain's median are printed.
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -31,11 +33,13 @@ usage() { cg_usage_ns "$cg"; }
 
 for k in $(seq 1 "$RUNS"); do
 	for a in $ARMS; do
-		name="${a}_$k"
+		name="$(echo "$a" | tr ':=' '__')_$k"
+		IFS=: read -ra defs <<<"$a"
 		if [ "$a" = plain ]; then
 			kam_start -c "$cg" -n "$name" NO_OVC || continue
 		else
-			kam_start -c "$cg" -n "$name" "OVC_ALGORITHM=\"$a\"" || continue
+			kam_start -c "$cg" -n "$name" "OVC_ALGORITHM=\"${defs[0]}\"" \
+				"${defs[@]:1}" || continue
 		fi
 		uas_start "${name}_uas"
 		sleep 1
@@ -65,6 +69,6 @@ awk -F, 'NR > 1 { n[$1]++; v[$1, n[$1]] = $5 }
 						   : (v[a, k / 2] + v[a, k / 2 + 1]) / 2
 		}
 		for(a in med)
-			printf "%-8s median %7.1f us/call  x plain %.3f\n", a, med[a],
+			printf "%-16s median %7.1f us/call  x plain %.3f\n", a, med[a],
 				("plain" in med && med["plain"] > 0) ? med[a] / med["plain"] : 0
 	}' "$OUT/runs.csv" | sort
