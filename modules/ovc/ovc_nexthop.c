@@ -31,6 +31,11 @@
 struct ovc_net *ovc_net;
 int ovc_network_mode = OVC_NET_HOP;
 
+/* this process installed its hook on what Kamailio sends (or tried) */
+static int out_hooked;
+
+static void oc_used(void);
+
 static const char *proto_name(int proto)
 {
 	switch(proto) {
@@ -192,9 +197,12 @@ int ovc_dst_admit(struct sip_msg *msg, str *uri)
 	mode = atomic_load_explicit(&ovc_net->mode, memory_order_relaxed);
 	if(mode == OVC_NET_LOCAL && ovc_tcp_sendq_max < 0)
 		return 1;
-	if(mode != OVC_NET_LOCAL
-			&& !atomic_load_explicit(&ovc_net->offering, memory_order_relaxed))
-		atomic_store(&ovc_net->offering, 1);
+	if(mode != OVC_NET_LOCAL) {
+		if(!atomic_load_explicit(&ovc_net->offering, memory_order_relaxed))
+			atomic_store(&ovc_net->offering, 1);
+		if(!out_hooked)
+			oc_used();
+	}
 	known = dst_of_uri(uri != NULL ? uri : GET_NEXT_HOP(msg), &d) == 0;
 	if(known && mode != OVC_NET_LOCAL)
 		fb = ovc_nh_get(&ovc_net->nh, d.key, (size_t)d.key_len, 0);
@@ -250,8 +258,33 @@ static int is_response(const str *b)
 	return b->len > 12 && memcmp(b->s, "SIP/2.0 ", 8) == 0;
 }
 
+static int net_out(sr_event_param_t *evp);
+
+void ovc_net_hook_out(void)
+{
+	if(out_hooked || ovc_net == NULL || !ovc_net->hooked
+			|| !atomic_load_explicit(&ovc_net->oc_in_use, memory_order_relaxed))
+		return;
+	out_hooked = 1;
+	if(sr_event_register_cb(SREV_NET_DATA_OUT, net_out) < 0)
+		LM_ERR("network: SREV_NET_DATA_OUT taken by another module since"
+			   " start: this process sends no oc\n");
+}
+
+/* oc is in use from now on: this process hooks at once, the others at
+ * their next message. */
+static void oc_used(void)
+{
+	if(!atomic_load_explicit(&ovc_net->oc_in_use, memory_order_relaxed)) {
+		atomic_store(&ovc_net->oc_in_use, 1);
+		LM_INFO("network: oc in use, the processes hook what they send\n");
+	}
+	ovc_net_hook_out();
+}
+
 /* SREV_NET_DATA_IN: a response's top Via is ours; its oc parameters are
- * the feedback of the next hop that sent it. */
+ * the feedback of the next hop that sent it. A request whose top Via
+ * offers oc puts oc in use (its response is to carry feedback). */
 static int net_in(sr_event_param_t *evp)
 {
 	str *b = (str *)evp->data;
@@ -260,11 +293,20 @@ static int net_in(sr_event_param_t *evp)
 	char key[OVC_NH_KEY_MAX];
 	int n;
 
-	if(b == NULL || b->s == NULL || evp->rcv == NULL || !is_response(b))
+	if(b == NULL || b->s == NULL || evp->rcv == NULL)
 		return 0;
 	if(atomic_load_explicit(&ovc_net->mode, memory_order_relaxed)
 			== OVC_NET_LOCAL)
 		return 0;
+	if(!is_response(b)) {
+		if(out_hooked)
+			return 0;
+		if(atomic_load_explicit(&ovc_net->oc_in_use, memory_order_relaxed)
+				|| ovc_oc_read_top_via(b->s, (size_t)b->len, &oc) == 1)
+			oc_used();
+		return 0;
+	}
+	ovc_net_hook_out();
 	if(ovc_oc_read_top_via(b->s, (size_t)b->len, &oc) != 1 || oc.value < 0)
 		return 0;
 	n = hop_key(evp->rcv->proto, &evp->rcv->src_ip, evp->rcv->src_port, key,
@@ -365,14 +407,26 @@ int ovc_net_init(void)
 	atomic_store(&ovc_net->mode, ovc_network_mode);
 	if(ovc_network_mode == OVC_NET_LOCAL)
 		return 0; /* no hook: messages pass untouched */
-	if(sr_event_register_cb(SREV_NET_DATA_IN, net_in) < 0
-			|| sr_event_register_cb(SREV_NET_DATA_OUT, net_out) < 0) {
+	if(sr_event_enabled(SREV_NET_DATA_OUT)
+			|| sr_event_register_cb(SREV_NET_DATA_IN, net_in) < 0) {
 		LM_ERR("network_mode %s: cannot register the message hooks\n",
 				ovc_network_names.names[ovc_network_mode]);
 		return -1;
 	}
 	ovc_net->hooked = 1;
 	return 0;
+}
+
+int ovc_net_check_hooks(void)
+{
+	if(ovc_net == NULL || !ovc_net->hooked || out_hooked
+			|| !sr_event_enabled(SREV_NET_DATA_OUT))
+		return 0;
+	LM_ERR("network_mode %s: another module holds SREV_NET_DATA_OUT, which"
+		   " ovc needs to send oc; set modparam(\"ovc\", \"network_mode\","
+		   " \"local\")\n",
+			ovc_network_names.names[ovc_network_mode]);
+	return -1;
 }
 
 void ovc_net_destroy(void)

@@ -30,6 +30,9 @@ struct ovc_net
 	int hooked;				 /* the message hooks are registered */
 	_Atomic int offering;	 /* 1 once the script used ovc_dst_admit():
 								requests sent offer "oc" */
+	_Atomic int oc_in_use;	 /* 1 once a client offered oc or the script
+								offers it: processes install the hook on
+								what Kamailio sends (ovc_net_hook_out()) */
 	_Atomic uint64_t oc;	 /* announced upstream: ovc_nh_pack(oc-seq,
 								reduction percent), one word so that a
 								response carries a pair; 0: none yet */
@@ -59,8 +62,25 @@ extern int ovc_network_mode;
 int ovc_dst_admit(struct sip_msg *msg, str *uri);
 
 /* Allocates the network state in mode ovc_network_mode and, unless it is
- * local, registers the message hooks (mod_init). Returns 0 or -1. */
+ * local, registers the hook on what Kamailio receives (mod_init). The
+ * hook on what it sends waits until oc is in use (ovc_net_hook_out()).
+ * Returns 0 or -1. */
 int ovc_net_init(void);
+
+/* child_init(PROC_INIT), after every module's mod_init: -1 (with the
+ * reason logged) when network_mode is not local and another module holds
+ * the hook on what Kamailio sends, which ovc installs later; else 0. */
+int ovc_net_check_hooks(void);
+
+/* Installs the hook on what Kamailio sends in this process once oc is in
+ * use (ovc_net->oc_in_use), at most once per process. Kamailio copies
+ * every message it sends for that hook (a pkg_malloc and a memcpy per
+ * datagram, 7 % of a proxy's CPU near its capacity: bench/RESULTS.md), so
+ * a proxy whose clients never offer oc and whose script never calls
+ * ovc_dst_admit() never pays it. Called where a process receives a
+ * message (the hook on what Kamailio receives), by ovc_dst_admit() and
+ * each second in the timer process (tm's retransmissions). */
+void ovc_net_hook_out(void);
 
 /* Frees it (mod_destroy). */
 void ovc_net_destroy(void);

@@ -11,14 +11,36 @@
 
 #include "core/dprint.h"
 #include "core/locking.h"
+#include "core/sr_module.h"
+#include "core/timer.h"
 
 #include "ovc_nexthop.h"
 #include "ovc_onset.h"
 #include "ovc_part.h"
 
+/* Each second in the timer process that runs module timers: tm's
+ * retransmissions are sent from there (ovc_net_hook_out()). */
+static void hook_timer(unsigned int ticks, void *param)
+{
+	ovc_net_hook_out();
+}
+
 static int net_init(const struct ovc_params *p)
 {
-	return ovc_net_init();
+	if(ovc_net_init() < 0)
+		return -1;
+	if(ovc_net->hooked && register_timer(hook_timer, NULL, 1) < 0) {
+		LM_ERR("network: no timer for the hook on what Kamailio sends\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* PROC_INIT: every module's mod_init has run; the hook on what Kamailio
+ * sends must still be free for ovc. */
+static int net_child_init(int rank)
+{
+	return rank == PROC_INIT ? ovc_net_check_hooks() : 0;
 }
 
 /* The occupancy the local controller aims at (OCC's target). */
@@ -99,11 +121,11 @@ static void net_stats(rpc_t *rpc, void *ctx, void *th)
 
 	if(rpc->struct_add(th, "{", "network", &h) < 0)
 		return;
-	rpc->struct_add(h, "sddffddJJf", "mode", ovc_net_mode_name(), "hooked",
-			ovc_net->hooked, "offering", atomic_load(&ovc_net->offering),
-			"reduction_exact", ovc_dload(&ovc_net->exact), "share_asked",
-			ovc_dload(&ovc_net->a), "announced",
-			(int)ovc_nh_packed_reduction(oc), "engaged",
+	rpc->struct_add(h, "sdddffddJJf", "mode", ovc_net_mode_name(), "hooked",
+			ovc_net->hooked, "oc_in_use", atomic_load(&ovc_net->oc_in_use),
+			"offering", atomic_load(&ovc_net->offering), "reduction_exact",
+			ovc_dload(&ovc_net->exact), "share_asked", ovc_dload(&ovc_net->a),
+			"announced", (int)ovc_nh_packed_reduction(oc), "engaged",
 			atomic_load(&ovc_net->engaged), "next_hops",
 			(unsigned long long)ovc_nh_count(&ovc_net->nh), "oc_seq",
 			(unsigned long long)ovc_nh_packed_seq(oc), "path_reduction",
@@ -156,6 +178,7 @@ void ovc_rpc_dst(rpc_t *rpc, void *ctx)
 const struct ovc_part ovc_part_network = {
 		.name = "network",
 		.init = net_init,
+		.child_init = net_child_init,
 		.sample = net_sample,
 		.second_end = net_second_end,
 		.stats = net_stats,

@@ -31,6 +31,11 @@ log "ovc.stats invite offered=$offered admitted=$admitted rejected=$rejected f=$
 check "ovc saw every INVITE" "$offered == $CALLS"
 check "ovc admitted every INVITE" "$admitted == $CALLS && $rejected == 0"
 check "f stayed 1" "$f == 1"
+# no client offers oc (RFC 7339) and the script never calls ovc_dst_admit():
+# the hook on what Kamailio sends, for which it copies every message, is
+# not installed (network_mode hop, the default, is ready for it)
+check "no oc in use: nothing sent is copied for ovc" \
+	"$(stats_key oc_in_use) == 0 && $(stats_key hooked) == 1"
 
 rpc ovc.csv >"$T_DIR/ovc.csv"
 if bal=$(csv_check "$T_DIR/ovc.csv"); then ok "csv balance $bal"; else fail "csv balance $bal"; fi
