@@ -267,8 +267,8 @@ void ovc_net_hook_out(void)
 		return;
 	out_hooked = 1;
 	if(sr_event_register_cb(SREV_NET_DATA_OUT, net_out) < 0)
-		LM_ERR("network: SREV_NET_DATA_OUT taken by another module since"
-			   " start: this process sends no oc\n");
+		LM_ERR("network: no room for one more SREV_NET_DATA_OUT callback:"
+			   " this process sends no oc\n");
 }
 
 /* oc is in use from now on: this process hooks at once, the others at
@@ -407,26 +407,13 @@ int ovc_net_init(void)
 	atomic_store(&ovc_net->mode, ovc_network_mode);
 	if(ovc_network_mode == OVC_NET_LOCAL)
 		return 0; /* no hook: messages pass untouched */
-	if(sr_event_enabled(SREV_NET_DATA_OUT)
-			|| sr_event_register_cb(SREV_NET_DATA_IN, net_in) < 0) {
+	if(sr_event_register_cb(SREV_NET_DATA_IN, net_in) < 0) {
 		LM_ERR("network_mode %s: cannot register the message hooks\n",
 				ovc_network_names.names[ovc_network_mode]);
 		return -1;
 	}
 	ovc_net->hooked = 1;
 	return 0;
-}
-
-int ovc_net_check_hooks(void)
-{
-	if(ovc_net == NULL || !ovc_net->hooked || out_hooked
-			|| !sr_event_enabled(SREV_NET_DATA_OUT))
-		return 0;
-	LM_ERR("network_mode %s: another module holds SREV_NET_DATA_OUT, which"
-		   " ovc needs to send oc; set modparam(\"ovc\", \"network_mode\","
-		   " \"local\")\n",
-			ovc_network_names.names[ovc_network_mode]);
-	return -1;
 }
 
 void ovc_net_destroy(void)

@@ -67,11 +67,6 @@ int ovc_dst_admit(struct sip_msg *msg, str *uri);
  * Returns 0 or -1. */
 int ovc_net_init(void);
 
-/* child_init(PROC_INIT), after every module's mod_init: -1 (with the
- * reason logged) when network_mode is not local and another module holds
- * the hook on what Kamailio sends, which ovc installs later; else 0. */
-int ovc_net_check_hooks(void);
-
 /* Installs the hook on what Kamailio sends in this process once oc is in
  * use (ovc_net->oc_in_use), at most once per process. Kamailio copies
  * every message it sends for that hook (a pkg_malloc and a memcpy per
@@ -79,7 +74,8 @@ int ovc_net_check_hooks(void);
  * a proxy whose clients never offer oc and whose script never calls
  * ovc_dst_admit() never pays it. Called where a process receives a
  * message (the hook on what Kamailio receives), by ovc_dst_admit() and
- * each second in the timer process (tm's retransmissions). */
+ * each second in the timer process (tm's retransmissions). Other modules'
+ * callbacks (sipdump, topos) registered at start run before ovc's. */
 void ovc_net_hook_out(void);
 
 /* Frees it (mod_destroy). */

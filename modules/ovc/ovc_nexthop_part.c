@@ -11,7 +11,6 @@
 
 #include "core/dprint.h"
 #include "core/locking.h"
-#include "core/sr_module.h"
 #include "core/timer.h"
 
 #include "ovc_nexthop.h"
@@ -36,12 +35,6 @@ static int net_init(const struct ovc_params *p)
 	return 0;
 }
 
-/* PROC_INIT: every module's mod_init has run; the hook on what Kamailio
- * sends must still be free for ovc. */
-static int net_child_init(int rank)
-{
-	return rank == PROC_INIT ? ovc_net_check_hooks() : 0;
-}
 
 /* The occupancy the local controller aims at (OCC's target). */
 static double target_now(void)
@@ -178,7 +171,6 @@ void ovc_rpc_dst(rpc_t *rpc, void *ctx)
 const struct ovc_part ovc_part_network = {
 		.name = "network",
 		.init = net_init,
-		.child_init = net_child_init,
 		.sample = net_sample,
 		.second_end = net_second_end,
 		.stats = net_stats,
