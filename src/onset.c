@@ -8,6 +8,10 @@
 
 #include "ovc/onset.h"
 
+/* a constant's value as text, for the reasons returned */
+#define TEXT_OF_(x) #x
+#define TEXT_OF(x) TEXT_OF_(x)
+
 void ovc_onset_init(struct ovc_onset *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -74,6 +78,7 @@ const char *ovc_onset_sign(const struct ovc_onset *o,
 	if(!o->on && s->arrived >= 0 && s->capacity > 0
 			&& s->arrived > OVC_ONSET_RUSH * s->capacity
 			&& above(least_ms, c->onset_ms))
-		return "a rush of INVITEs past 3x the capacity";
+		return "a rush of INVITEs past " TEXT_OF(OVC_ONSET_RUSH)
+			   "x the capacity";
 	return NULL;
 }

@@ -27,7 +27,9 @@
 struct ovc_net
 {
 	_Atomic int mode;		 /* enum ovc_network in force */
-	int hooked;				 /* the message hooks are registered */
+	int hooked;				 /* not local: the hook on what Kamailio
+								receives is registered, the one on what
+								it sends follows oc_in_use */
 	_Atomic int offering;	 /* 1 once the script used ovc_dst_admit():
 								requests sent offer "oc" */
 	_Atomic int oc_in_use;	 /* 1 once a client offered oc or the script

@@ -35,7 +35,6 @@ static int net_init(const struct ovc_params *p)
 	return 0;
 }
 
-
 /* The occupancy the local controller aims at (OCC's target). */
 static double target_now(void)
 {

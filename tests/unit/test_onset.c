@@ -248,6 +248,7 @@ START_TEST(test_rush)
 	s.arrived = 181;
 	why = ovc_onset_sign(&o, &c, &s, 21);
 	ck_assert_ptr_nonnull(why);
+	ck_assert_str_eq(why, "a rush of INVITEs past 3.0x the capacity");
 	ck_assert_int_eq(ovc_onset_step(&o, &c, INFINITY, -1, 0.2), 1);
 	ck_assert_uint_eq(o.onsets, 1);
 	/* in overload it is no sign of its own (the waits keep it) */
