@@ -26,8 +26,11 @@ mkdir -p "$T_DIR/uac"
 sleep 1
 uas_stop
 
-ok_cancel=$(counts_col uac 3_200_Recv) # the CANCEL's 200 (or an INVITE's)
-r487=$(counts_col uac 4_487_Recv)
+# the 200 and the 487 answer two transactions and may come in either
+# order (a worker can send the 487 before the receiver that took the
+# CANCEL sends its 200); the scenario takes both, each at its own index
+ok_cancel=$(($(counts_col uac 4_200_Recv) + $(counts_col uac 9_200_Recv)))
+r487=$(($(counts_col uac 3_487_Recv) + $(counts_col uac 5_487_Recv)))
 uas_inv=$(counts_col uas 0_INVITE_Recv)
 rpc ovc.stats >"$T_DIR/stats.txt"
 cancelled=$(awk '$1 == "cancelled:" { print $2; exit }' "$T_DIR/stats.txt")
