@@ -15,7 +15,8 @@ void ovc_ksplit_init(struct ovc_ksplit *s)
 int ovc_ksplit_check(const struct ovc_ksplit_params *p)
 {
 	if(!(p->budget > 0 && p->budget <= 1) || !(p->weight > 0 && p->weight <= 1)
-			|| !(p->max >= 0 && p->max < 1))
+			|| !(p->max >= 0 && p->max < 1)
+			|| !(isfinite(p->window_s) && p->window_s >= 0))
 		return -1;
 	return 0;
 }
@@ -33,17 +34,42 @@ static void cost_update(struct ovc_ksplit *s, const struct ovc_ksplit_params *p,
 	s->cost = s->cost > 0 ? s->cost + p->weight * (c - s->cost) : c;
 }
 
-double ovc_ksplit_step(struct ovc_ksplit *s, const struct ovc_ksplit_params *p,
-		const struct ovc_ksplit_in *in)
+/* Adds the epoch in to the window s->acc. Returns 1 when the window
+ * spans window_s: *sum is then the window's epochs as one (cpu_reject
+ * its mean) and s->acc is empty again; 0 otherwise. */
+static int window_add(struct ovc_ksplit *s, const struct ovc_ksplit_params *p,
+		const struct ovc_ksplit_in *in, struct ovc_ksplit_in *sum)
 {
+	struct ovc_ksplit_in *a = &s->acc;
+
+	a->dt_s += in->dt_s;
+	a->offered += in->offered;
+	a->admitted += in->admitted;
+	a->refused += in->refused;
+	if(in->cpu_reject > 0 && isfinite(in->cpu_reject))
+		a->cpu_reject += in->cpu_reject * in->dt_s;
+	if(a->dt_s < p->window_s)
+		return 0;
+	*sum = *a;
+	sum->cpu_reject = a->cpu_reject / a->dt_s;
+	sum->may_act = 1;
+	memset(a, 0, sizeof(*a));
+	return 1;
+}
+
+double ovc_ksplit_step(struct ovc_ksplit *s, const struct ovc_ksplit_params *p,
+		const struct ovc_ksplit_in *epoch)
+{
+	struct ovc_ksplit_in sum, *in = &sum;
 	double arrivals, fwd, refused, t;
 
-	if(!in->may_act) {
+	if(!epoch->may_act) {
 		s->share = 0;
 		s->target = 0;
+		memset(&s->acc, 0, sizeof(s->acc));
 		return 0;
 	}
-	if(!(in->dt_s > 0))
+	if(!(epoch->dt_s > 0) || !window_add(s, p, epoch, &sum))
 		return s->share;
 	if(in->offered == 0 && s->share == 0)
 		return 0; /* nothing offered, nothing dropped */

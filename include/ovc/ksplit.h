@@ -25,6 +25,13 @@
  * weighted by the refused part of the arrivals. Clamped to [0, max] and
  * smoothed; 0 at once when the stage may not act (no overload evident,
  * dry run, algorithm none, an emergency list). Pure: no clock, no I/O.
+ *
+ * The split steps once per window of at least window_s, on the epochs'
+ * sums: the cost is a ratio of sums, not a smoothed ratio of each short
+ * epoch's few sampled refusals. An epoch of 10 ms holds about 20 refusals
+ * at 8x, a few of them timed; A = budget / c turned that noise into
+ * shares above 0 while the refusals fitted the budget on average, and the
+ * kernel dropped calls that a 503 should have answered.
  */
 #ifndef OVC_KSPLIT_H
 #define OVC_KSPLIT_H
@@ -36,7 +43,9 @@ struct ovc_ksplit_params
 	double budget;		   /* CPU for 503s, fraction of capacity, (0, 1] */
 	double weight;		   /* smoothing: weight of a new target, (0, 1] */
 	double max;			   /* largest share, [0, 1) */
-	uint64_t min_refusals; /* refusals an epoch needs to measure c */
+	uint64_t min_refusals; /* refusals a window needs to measure c */
+	double window_s;	   /* shortest window the split steps on, s
+							  (>= 0; 0: every epoch) */
 };
 
 /* What ovc measured over one epoch. */
@@ -54,9 +63,11 @@ struct ovc_ksplit_in
 struct ovc_ksplit
 {
 	double share;	   /* drop share in force, [0, max] */
-	double target;	   /* last epoch's unsmoothed share */
+	double target;	   /* last window's unsmoothed share */
 	double cost;	   /* CPU per refusal, capacity x s (0: unknown) */
 	double affordable; /* 503s the budget pays for, refusals/s */
+	struct ovc_ksplit_in acc; /* the window's epochs so far, summed
+								 (cpu_reject: x dt_s, capacity x s) */
 };
 
 /* Zeroes s: no share, cost unknown. */
@@ -65,9 +76,11 @@ void ovc_ksplit_init(struct ovc_ksplit *s);
 /* Checks p. Returns 0, or -1 when a field is out of its range. */
 int ovc_ksplit_check(const struct ovc_ksplit_params *p);
 
-/* One epoch: updates s from in under p (checked). Returns the drop share
- * in force, [0, p->max] (a fraction of initial INVITEs). An epoch with
- * dt_s <= 0 keeps the share (0 when !may_act); one in which no INVITE
+/* One epoch: adds in to the window; once the window spans p->window_s,
+ * updates s from its sums under p (checked) and starts the next. Returns
+ * the drop share in force, [0, p->max] (a fraction of initial INVITEs).
+ * An epoch with dt_s <= 0 keeps the share; one that may not act sets it
+ * to 0 at once and empties the window. A window in which no INVITE
  * reached ovc while the filter dropped a share below 1 saw no call at
  * all: its target is 0, and the share decays toward it. */
 double ovc_ksplit_step(struct ovc_ksplit *s, const struct ovc_ksplit_params *p,

@@ -32,11 +32,15 @@
 int ovc_kstage_on = 0; /* the table's default (ovc_modparams.def) */
 int ovc_kstage_budget = 20;
 
-/* the split's fixed settings: half of the way to the target each epoch,
- * never every initial INVITE, a cost measured on >= 20 refusals */
+/* the split's fixed settings: half of the way to the target each window,
+ * never every initial INVITE, a cost measured on >= 20 refusals, windows
+ * of at least 200 ms (two CFS periods, as the onset's windows: a quota's
+ * stall averages out in them; pi's 10 ms epochs are summed twenty at a
+ * time, each of occ's 1 s epochs makes one) */
 #define KS_WEIGHT 0.5
 #define KS_MAX 0.98
 #define KS_MIN_REFUSALS 20
+#define KS_WINDOW_S 0.2
 
 /* The kernel's counters kept. */
 enum
@@ -210,8 +214,8 @@ static void ks_measure(const struct ovc_tick *t, struct ovc_measure *m)
 static void ks_apply(const struct ovc_ctl *ctl, const struct ovc_measure *m,
 		const struct ovc_output *out)
 {
-	struct ovc_ksplit_params p = {
-			ovc_kstage_budget / 100.0, KS_WEIGHT, KS_MAX, KS_MIN_REFUSALS};
+	struct ovc_ksplit_params p = {ovc_kstage_budget / 100.0, KS_WEIGHT, KS_MAX,
+			KS_MIN_REFUSALS, KS_WINDOW_S};
 	uint64_t rej = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_REJECTED]);
 	struct ovc_ksplit_in in;
 	double share;
