@@ -134,6 +134,11 @@ cmd_start() {
 		sleep 0.1
 	done
 	if [ "$i" -ge 100 ]; then
+		# the launcher may be gone while kamailio, hung in its start-up,
+		# lives on: left running it would fork later and take the next
+		# runs' traffic (2026-11-27: two such proxies beside a sweep)
+		[ -s "$dir/kamailio.pid" ] &&
+			bench_stop_pid "$(cat "$dir/kamailio.pid")" 3
 		bench_stop_pid "$pid" 3
 		die "kamailio did not answer RPC within 10 s"
 	fi
