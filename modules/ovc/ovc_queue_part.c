@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "core/cfg/cfg_struct.h"
 #include "core/pt.h"
@@ -33,6 +34,7 @@ static int queue_procs(void)
 /* PROC_MAIN: forks the workers. */
 static int queue_child_init(int rank)
 {
+	pid_t main_pid = getpid();
 	int pid, i;
 
 	for(i = 0; rank == PROC_MAIN && ovc_q != NULL && i < ovc_mp.queue_workers;
@@ -45,7 +47,7 @@ static int queue_child_init(int rank)
 		if(pid == 0) {
 			if(cfg_child_init())
 				return -1;
-			ovc_qworker_run(i);
+			ovc_qworker_run(i, main_pid);
 			exit(0); /* not reached */
 		}
 	}

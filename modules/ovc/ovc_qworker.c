@@ -6,7 +6,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/cfg/cfg_struct.h"
 #include "core/dprint.h"
@@ -122,6 +124,15 @@ void ovc_qworker_answer_at_stop(struct ovc_qitem *it)
 	reject_item(&cfg, it, &v, 0);
 }
 
+/* Should the worker stop: signalled, or the shutdown begun without it (a
+ * SIGTERM it missed: on the testbed, 2026-11-27, a worker of a proxy
+ * stopped right after its start looped on, and outlived the main process
+ * that waited for it)? */
+static int stopping(void)
+{
+	return stop_requested || atomic_load(&ovc_q->stopping);
+}
+
 /* Waits for the next dequeue slot when the drain is paced. Returns 1 when
  * the caller may dequeue now, 0 when it should look again (paused, the
  * next slot further than OVC_DRAIN_MAX_NAP_MS away, or woken by a
@@ -147,10 +158,10 @@ static int drain_slot(void)
 	}
 	if(wait > 0)
 		nap(wait);
-	return !stop_requested;
+	return !stopping();
 }
 
-void ovc_qworker_run(int idx)
+void ovc_qworker_run(int idx, pid_t main_pid)
 {
 	struct sigaction sa;
 	struct ovc_qitem *it;
@@ -165,9 +176,14 @@ void ovc_qworker_run(int idx)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	/* SIGTERM when the main process dies, and if it died before this
+	 * line, stop now */
+	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	if(getppid() != main_pid)
+		stop_requested = 1;
 	LM_DBG("ovc queue worker %d ready\n", idx);
 
-	while(!stop_requested) {
+	while(!stopping()) {
 		uint32_t seen = ovc_queue_seq();
 
 		cfg_update();
