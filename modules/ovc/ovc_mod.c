@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/sr_module.h"
 #include "core/cfg/cfg_struct.h"
@@ -27,6 +28,7 @@
 #include "ovc_modparams.h"
 #include "ovc_nexthop.h"
 #include "ovc_part.h"
+#include "ovc_proc.h"
 #include "ovc_queue.h"
 #include "ovc_rpc.h"
 #include "ovc_rxq.h"
@@ -256,16 +258,20 @@ error:
 
 static int child_init(int rank)
 {
+	pid_t main_pid;
 	int pid;
 
 	if(rank == PROC_INIT)
 		return ovc_parts_child_init(rank); /* sockets open, not forked */
 	if(rank != PROC_MAIN)
 		return 0;
+	main_pid = getpid();
 	pid = fork_process(PROC_NOCHLDINIT, "ovc ticker", 1);
 	if(pid < 0)
 		return -1;
 	if(pid == 0) {
+		if(ovc_proc_tie_to_main(main_pid))
+			exit(0);
 		if(cfg_child_init())
 			return -1;
 		ovc_ticker_run();

@@ -6,15 +6,14 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "core/cfg/cfg_struct.h"
 #include "core/dprint.h"
 
 #include "ovc_account.h"
 #include "ovc_admit.h"
+#include "ovc_proc.h"
 #include "ovc_qworker.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -176,10 +175,7 @@ void ovc_qworker_run(int idx, pid_t main_pid)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	/* SIGTERM when the main process dies, and if it died before this
-	 * line, stop now */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if(getppid() != main_pid)
+	if(ovc_proc_tie_to_main(main_pid))
 		stop_requested = 1;
 	LM_DBG("ovc queue worker %d ready\n", idx);
 

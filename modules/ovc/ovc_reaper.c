@@ -16,6 +16,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "core/cfg/cfg_struct.h"
 #include "core/dprint.h"
@@ -24,6 +25,7 @@
 
 #include "ovc/agering.h"
 
+#include "ovc_proc.h"
 #include "ovc_reply.h"
 #include "ovc_rsoca.h"
 #include "ovc_tmreap.h"
@@ -182,6 +184,7 @@ static void reaper_run(void)
 
 int ovc_reaper_fork(void)
 {
+	pid_t main_pid = getpid();
 	int pid;
 
 	if(!ovc_tr_tm_ok)
@@ -191,6 +194,8 @@ int ovc_reaper_fork(void)
 	if(pid < 0)
 		return -1;
 	if(pid == 0) {
+		if(ovc_proc_tie_to_main(main_pid))
+			exit(0);
 		if(cfg_child_init())
 			return -1;
 		reaper_run();
