@@ -56,8 +56,14 @@ check "no process outlived Kamailio's main one" "$left == 0"
 # before, the queue workers waited for INVITEs for ever. (Kamailio's own
 # processes outlive it: not ovc's to change.)
 kam_start -c "$cg" -n killed || fail "start for the kill"
-workers=$(rpc core.psx | awk '/PID:/ { p = $2 } /DSC: ovc / { print p }' |
-	tr '\n' ' ')
+# RPC answers before the main process has forked ovc's processes: wait
+# (at most 5 s) until the ticker, the workers and the reaper are listed
+for _ in $(seq 1 50); do
+	workers=$(rpc core.psx | awk '/PID:/ { p = $2 } /DSC: ovc / { print p }' |
+		tr '\n' ' ')
+	[ "$(wc -w <<<"$workers")" -ge 6 ] && break
+	sleep 0.1
+done
 log "ovc's processes: $workers"
 check "the proxy runs ovc's ticker, queue workers and reaper" \
 	"$(wc -w <<<"$workers") >= 6"
