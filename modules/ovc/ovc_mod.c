@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/sr_module.h"
 #include "core/cfg/cfg_struct.h"
@@ -258,19 +257,17 @@ error:
 
 static int child_init(int rank)
 {
-	pid_t main_pid;
 	int pid;
 
 	if(rank == PROC_INIT)
 		return ovc_parts_child_init(rank); /* sockets open, not forked */
 	if(rank != PROC_MAIN)
 		return 0;
-	main_pid = getpid();
-	pid = fork_process(PROC_NOCHLDINIT, "ovc ticker", 1);
+	pid = ovc_proc_fork(PROC_NOCHLDINIT, "ovc ticker");
 	if(pid < 0)
 		return -1;
 	if(pid == 0) {
-		if(ovc_proc_tie_to_main(main_pid))
+		if(ovc_proc_main_gone())
 			exit(0);
 		if(cfg_child_init())
 			return -1;

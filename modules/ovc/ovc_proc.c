@@ -7,13 +7,27 @@
 #include <unistd.h>
 
 #include "core/dprint.h"
+#include "core/pt.h"
 
 #include "ovc_proc.h"
 
-int ovc_proc_tie_to_main(pid_t main_pid)
+static int main_gone;
+
+int ovc_proc_fork(int rank, char *desc)
 {
+	pid_t main_pid = getpid();
+	int pid = fork_process(rank, desc, 1);
+
+	if(pid != 0)
+		return pid;
 	if(prctl(PR_SET_PDEATHSIG, SIGTERM) < 0)
 		LM_WARN("cannot ask for SIGTERM at the main process's death\n");
 	/* the request holds from now on: a death before it is seen here */
-	return getppid() != main_pid;
+	main_gone = getppid() != main_pid;
+	return 0;
+}
+
+int ovc_proc_main_gone(void)
+{
+	return main_gone;
 }

@@ -6,14 +6,15 @@
 #ifndef OVC_PROC_H
 #define OVC_PROC_H
 
-#include <sys/types.h>
+/* fork_process(rank, desc, 1) from Kamailio's main process, for a process
+ * of ovc's: the child asks the kernel for SIGTERM when the main process
+ * dies, so that a process the shutdown's SIGTERM missed, or whose main
+ * process was killed, does not live on. Returns fork_process()'s value:
+ * the child's pid in the main process, 0 in the child, < 0 on error. */
+int ovc_proc_fork(int rank, char *desc);
 
-/* In a process forked from Kamailio's main process main_pid (its pid as
- * the main process read it before the fork): asks the kernel for SIGTERM
- * when the main process dies, so that a process the shutdown's SIGTERM
- * missed, or whose main process was killed, does not live on. Returns 1
- * when the main process died before the request (the caller stops now),
- * 0 otherwise. */
-int ovc_proc_tie_to_main(pid_t main_pid);
+/* In a child of ovc_proc_fork(): 1 when the main process died before the
+ * child asked for that SIGTERM (the caller stops now), 0 otherwise. */
+int ovc_proc_main_gone(void);
 
 #endif

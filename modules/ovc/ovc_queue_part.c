@@ -7,7 +7,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "core/cfg/cfg_struct.h"
 #include "core/pt.h"
@@ -15,6 +14,7 @@
 
 #include "ovc_modparams.h"
 #include "ovc_part.h"
+#include "ovc_proc.h"
 #include "ovc_qworker.h"
 #include "ovc_sampler.h"
 
@@ -34,20 +34,19 @@ static int queue_procs(void)
 /* PROC_MAIN: forks the workers. */
 static int queue_child_init(int rank)
 {
-	pid_t main_pid = getpid();
 	int pid, i;
 
 	for(i = 0; rank == PROC_MAIN && ovc_q != NULL && i < ovc_mp.queue_workers;
 			i++) {
 		/* a rank like the core's async workers: every module's child_init
 		 * runs, so tm and friends work in request_route there */
-		pid = fork_process(PROC_RPC, "ovc queue worker", 1);
+		pid = ovc_proc_fork(PROC_RPC, "ovc queue worker");
 		if(pid < 0)
 			return -1;
 		if(pid == 0) {
 			if(cfg_child_init())
 				return -1;
-			ovc_qworker_run(i, main_pid);
+			ovc_qworker_run(i);
 			exit(0); /* not reached */
 		}
 	}

@@ -160,7 +160,7 @@ static int drain_slot(void)
 	return !stopping();
 }
 
-void ovc_qworker_run(int idx, pid_t main_pid)
+void ovc_qworker_run(int idx)
 {
 	struct sigaction sa;
 	struct ovc_qitem *it;
@@ -175,7 +175,7 @@ void ovc_qworker_run(int idx, pid_t main_pid)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	if(ovc_proc_tie_to_main(main_pid))
+	if(ovc_proc_main_gone())
 		stop_requested = 1;
 	LM_DBG("ovc queue worker %d ready\n", idx);
 

@@ -6,8 +6,6 @@
 #ifndef OVC_QWORKER_H
 #define OVC_QWORKER_H
 
-#include <sys/types.h>
-
 #include "ovc_queue.h"
 
 /* Dequeues per burst the drain pacer grants after an idle spell. */
@@ -21,10 +19,10 @@
  * paces the drain when a controller sets a rate, rejects an INVITE that
  * waited longer than queue_max_wait (and, under pi, by the acceptor), runs
  * the others through request_route. On SIGTERM/SIGINT, when another
- * worker has begun to stop, or when Kamailio's main process (main_pid,
- * its parent) is gone, it stops taking INVITEs in, answers every one
+ * worker has begun to stop, or when Kamailio's main process is gone
+ * (ovc_proc.h), it stops taking INVITEs in, answers every one
  * still queued with the reject reply and exits. */
-void ovc_qworker_run(int idx, pid_t main_pid);
+void ovc_qworker_run(int idx);
 
 /* Shutdown in the main process: answers a queued INVITE with the reject
  * reply built from its bytes (counted rejected), or counts it dropped when

@@ -16,7 +16,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 #include "core/cfg/cfg_struct.h"
 #include "core/dprint.h"
@@ -184,17 +183,16 @@ static void reaper_run(void)
 
 int ovc_reaper_fork(void)
 {
-	pid_t main_pid = getpid();
 	int pid;
 
 	if(!ovc_tr_tm_ok)
 		return 0;
 	/* a rank whose child_init runs in every module: tm works there */
-	pid = fork_process(PROC_RPC, "ovc reaper", 1);
+	pid = ovc_proc_fork(PROC_RPC, "ovc reaper");
 	if(pid < 0)
 		return -1;
 	if(pid == 0) {
-		if(ovc_proc_tie_to_main(main_pid))
+		if(ovc_proc_main_gone())
 			exit(0);
 		if(cfg_child_init())
 			return -1;
@@ -203,4 +201,3 @@ int ovc_reaper_fork(void)
 	}
 	return 0;
 }
-
