@@ -267,7 +267,7 @@ static int child_init(int rank)
 	if(pid < 0)
 		return -1;
 	if(pid == 0) {
-		if(ovc_proc_main_gone())
+		if(ovc_proc_must_stop())
 			exit(0);
 		if(cfg_child_init())
 			return -1;

@@ -13,8 +13,11 @@
  * the child's pid in the main process, 0 in the child, < 0 on error. */
 int ovc_proc_fork(int rank, char *desc);
 
-/* In a child of ovc_proc_fork(): 1 when the main process died before the
- * child asked for that SIGTERM (the caller stops now), 0 otherwise. */
-int ovc_proc_main_gone(void);
+/* In a child of ovc_proc_fork(): 1 when the server stops already (the
+ * main process died before the child asked for that SIGTERM, or the
+ * shutdown's SIGTERM came before the child first ran, when Kamailio's
+ * handler still took it for the main process's): the caller stops now.
+ * 0 otherwise. */
+int ovc_proc_must_stop(void);
 
 #endif

@@ -175,7 +175,7 @@ void ovc_qworker_run(int idx)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	if(ovc_proc_main_gone())
+	if(ovc_proc_must_stop())
 		stop_requested = 1;
 	LM_DBG("ovc queue worker %d ready\n", idx);
 

@@ -192,7 +192,7 @@ int ovc_reaper_fork(void)
 	if(pid < 0)
 		return -1;
 	if(pid == 0) {
-		if(ovc_proc_main_gone())
+		if(ovc_proc_must_stop())
 			exit(0);
 		if(cfg_child_init())
 			return -1;
