@@ -33,6 +33,8 @@
 # campaign passes a copy so that a rebuild meanwhile does not change it).
 # BENCH_PROXY_CHILDREN: the CHILDREN define for this proxy (default
 # BENCH_CHILDREN, else 1).
+# BENCH_PROXY_CPUS: a CPU list the proxy is pinned to (taskset -c), e.g. 1
+# (an arm of a sweep: BENCH_PROXY_CPUS=1; default: not pinned).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -105,6 +107,8 @@ cmd_start() {
 	# the kernel stage loads its socket filter at start: CAP_BPF and
 	# CAP_PERFMON (the verifier's checks for a privileged program) stay
 	local -a cgf=() nocap=("$BENCH_BIN/ovc-caps" drop --keep bpf,perfmon --)
+	local -a pin=()
+	[ -n "${BENCH_PROXY_CPUS:-}" ] && pin=(taskset -c "$BENCH_PROXY_CPUS")
 	if [ "$BENCH_PROXY_HOST" = proxy ] && [ -n "$BENCH_CG" ] &&
 		[ -d "$BENCH_CG" ]; then
 		mapfile -t cgf < <(cg_procs_files "$BENCH_CG")
@@ -115,7 +119,7 @@ cmd_start() {
 			echo $$ >"$1" || exit 1; shift; n=$((n - 1))
 		done
 		exec "$@"' sh "${#cgf[@]}" "${cgf[@]}" \
-		"${nocap[@]}" \
+		"${nocap[@]}" "${pin[@]}" \
 		kamailio -f "$cfg" -DD -E -P "$dir/kamailio.pid" -Y "$dir/run" \
 		-m "${BENCH_SHM_MB:-1024}" "${kargs[@]}" \
 		>"$dir/kamailio.log" 2>&1 &
