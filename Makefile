@@ -128,12 +128,14 @@ check-docs: $(BUILD)/params_doc $(BUILD)/csv_doc
 	./scripts/check-docs.sh
 
 # the shell helpers on fake trees and fabricated runs (no root, no load:
-# scripts/cgroup.sh, the sweep's table and plot)
+# scripts/cgroup.sh, the sweep's table and plot, the capacity probe's
+# search)
 check-scripts: bench-tools
 	./tests/scripts/test_cgroup.sh
 	./tests/scripts/test_sweep_table.sh
 	./tests/scripts/test_es_summary.sh
 	./tests/scripts/test_kstage_split.sh
+	./tests/scripts/test_probe.sh
 
 check-integration: all
 	./tests/integration/run.sh
