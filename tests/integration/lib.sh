@@ -468,15 +468,17 @@ PROBE_MS=${PROBE_MS:-200}
 # t_nexthop core probed at 103/s took 166/s): the probe then goes up by
 # 15 % after each pass (at most TRIES steps, to 2x at 5) until a rate
 # fails, and the last rate that passed, run again until it has passed
-# PROBE_CONFIRM + 1 times, is the capacity (failing that, the probe goes
-# down from it). The rates passed on the way up are not confirmed: they
-# are not the result (a make check spent 10 runs where 6 do). The first
+# PROBE_CONFIRM + 1 times, is the capacity; when it fails that, the rate
+# passed before it on the way up is run again, and so on, and with none
+# left the probe goes down. The rates passed on the way up are run once
+# (a make check spent 10 runs where 6 do). The first
 # probe is PROBE_START (default 350, for a 20 ms / 100 ms quota) calls/s
 # scaled (load_scale). Returns 1 when no probe passed.
 probe_capacity() {
 	local cg=$1 secs=$2 tries=${3:-5} n=0 probe calls name
-	local need=$((${PROBE_CONFIRM:-1} + 1)) passed=0 runs=0 up=0 best=0
-	local rising=1
+	local need=$((${PROBE_CONFIRM:-1} + 1)) passed=0 runs=0 up=0
+	local rising=1 confirming=0
+	local -a upward=() # the rates passed on the way up, lowest first
 	load_scale
 	probe=$(scaled "${PROBE_START:-350}")
 	while [ "$n" -lt "$tries" ]; do
@@ -501,17 +503,20 @@ probe_capacity() {
 		sleep 1
 		if [ "$rising" -eq 1 ]; then
 			if [ "$passed" -gt 0 ] && [ "$up" -lt "$tries" ]; then
-				best=$probe # going up: one pass takes the next step
+				upward+=("$probe") # going up: one pass takes the next step
 				up=$((up + 1))
 				passed=0
 				probe=$(awk -v p="$probe" 'BEGIN { printf "%d\n", 1.15 * p }')
 				continue
 			fi
 			rising=0
-			if [ "$passed" -eq 0 ] && [ "$best" -gt 0 ]; then
-				probe=$best # the last rate that passed, confirmed next
-				passed=1
-			fi
+			confirming=1 # this rate (at the step limit) or the last passed
+		fi
+		if [ "$confirming" -eq 1 ] && [ "$passed" -eq 0 ] &&
+			[ "${#upward[@]}" -gt 0 ]; then
+			probe=${upward[-1]} # it passed once: run it again
+			unset 'upward[-1]'
+			passed=1
 		fi
 		if [ "$passed" -ge "$need" ]; then
 			PROBED_CAP=$probe

@@ -4,8 +4,9 @@
 # on a made-up proxy: kamailio, SIPp and the clock replaced by functions,
 # a probe passing or failing as a script of verdicts says. Going up one
 # pass per rate takes the next step; only the rate it settles on is run
-# again (PROBE_CONFIRM + 1 passes in a row); a failed confirmation goes
-# down from there; no rate passing fails the test that probes.
+# again (PROBE_CONFIRM + 1 passes in a row); a failed confirmation falls
+# back to the rate passed before it, and with none left the probe goes
+# down; no rate passing fails the test that probes.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/scripts/lib.sh"
@@ -47,8 +48,10 @@ is "up from below: one pass a step, the last passed rate confirmed" \
 	"$(search 103 160 '')" "155: 103 118 135 155 178 155"
 is "down from above: the first rate that passes twice" \
 	"$(search 350 300 '')" "296: 350 322 296 296"
-is "a confirmation that fails goes down from the rate it confirmed" \
-	"$(search 103 160 ppppff)" "142: 103 118 135 155 178 155 142 142"
+is "a confirmation that fails falls back to the rate passed before it" \
+	"$(search 103 160 ppppff)" "135: 103 118 135 155 178 155 135"
+is "no rate passed on the way up holds: down from the lowest" \
+	"$(search 103 100 pff)" "94: 103 118 103 94 94"
 is "PROBE_CONFIRM 0: the last passed rate, not run again" \
 	"$(search 103 160 '' 0)" "155: 103 118 135 155 178"
 is "at most TRIES steps up, the last one confirmed" \
