@@ -477,7 +477,7 @@ PROBE_MS=${PROBE_MS:-200}
 probe_capacity() {
 	local cg=$1 secs=$2 tries=${3:-5} n=0 probe calls name
 	local need=$((${PROBE_CONFIRM:-1} + 1)) passed=0 runs=0 up=0
-	local rising=1 confirming=0
+	local rising=1
 	local -a upward=() # the rates passed on the way up, lowest first
 	load_scale
 	probe=$(scaled "${PROBE_START:-350}")
@@ -509,10 +509,9 @@ probe_capacity() {
 				probe=$(awk -v p="$probe" 'BEGIN { printf "%d\n", 1.15 * p }')
 				continue
 			fi
-			rising=0
-			confirming=1 # this rate (at the step limit) or the last passed
+			rising=0 # confirm this rate (at the step limit) or the last passed
 		fi
-		if [ "$confirming" -eq 1 ] && [ "$passed" -eq 0 ] &&
+		if [ "$rising" -eq 0 ] && [ "$passed" -eq 0 ] &&
 			[ "${#upward[@]}" -gt 0 ]; then
 			probe=${upward[-1]} # it passed once: run it again
 			unset 'upward[-1]'

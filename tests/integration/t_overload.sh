@@ -20,7 +20,7 @@ RATE=${RATE:-$(scaled 1050)}
 # 1.35-2.25x. On 2026-11-27 no control completed 390/s, most of them
 # late (149 timely, mean setup 2.2 s), against ovc's 361 (362 timely):
 # 0.92x. How many late calls no control still completes varies; the
-# timely margin is the claim, the completed one says ovc loses none
+# timely margin is the claim, the completed one bounds what ovc may lose
 SECS=${SECS:-20}			# offered load duration
 WIN_FROM=${WIN_FROM:-10}	# steady-state window [WIN_FROM, SECS]
 DONE_MARGIN=${DONE_MARGIN:-0.75}	# completed calls/s: ovc >= margin x none
