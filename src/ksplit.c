@@ -36,18 +36,22 @@ static void cost_update(struct ovc_ksplit *s, const struct ovc_ksplit_params *p,
 
 /* Adds the epoch in to the window s->acc. Returns 1 when the window
  * spans window_s: *sum is then the window's epochs as one (cpu_reject
- * its mean) and s->acc is empty again; 0 otherwise. */
+ * its mean) and s->acc is empty again; 0 otherwise. An epoch with no
+ * CPU reading (cpu_reject not finite or < 0) is left out whole: its
+ * refusals without their CPU would lower the window's cost per refusal
+ * and let through more 503s than the budget pays for. */
 static int window_add(struct ovc_ksplit *s, const struct ovc_ksplit_params *p,
 		const struct ovc_ksplit_in *in, struct ovc_ksplit_in *sum)
 {
 	struct ovc_ksplit_in *a = &s->acc;
 
+	if(!(in->cpu_reject >= 0) || !isfinite(in->cpu_reject))
+		return 0;
 	a->dt_s += in->dt_s;
 	a->offered += in->offered;
 	a->admitted += in->admitted;
 	a->refused += in->refused;
-	if(in->cpu_reject > 0 && isfinite(in->cpu_reject))
-		a->cpu_reject += in->cpu_reject * in->dt_s;
+	a->cpu_reject += in->cpu_reject * in->dt_s;
 	if(a->dt_s < p->window_s)
 		return 0;
 	*sum = *a;

@@ -55,7 +55,9 @@ struct ovc_ksplit_in
 	uint64_t offered;  /* initial INVITEs offered to ovc */
 	uint64_t admitted; /* of them forwarded (admitted, dequeued too) */
 	uint64_t refused;  /* of them answered with a refusal */
-	double cpu_reject; /* CPU spent refusing, fraction of capacity */
+	double cpu_reject; /* CPU spent refusing, fraction of capacity (not
+						  finite or < 0: no reading, the epoch is
+						  left out of the window whole) */
 	int may_act;	   /* 1: overload evident, enforcing, no reason
 						   against the stage */
 };

@@ -76,6 +76,10 @@ static int loaded; /* this process holds the program and maps */
 /* ticker only */
 static struct ovc_ksplit split;
 static uint64_t rejected_last;
+/* INVITEs refused over this epoch: counted at each epoch's measure, with
+ * the epoch's other counts, so that an epoch the controller skips (no CPU
+ * reading) does not hand its refusals to the next one */
+static uint64_t refused_epoch;
 static uint64_t drops_at[OVC_SLOTS];
 
 /* The reason the stage may not act at all (NULL: it may). */
@@ -188,14 +192,19 @@ long long ovc_kstage_arrivals(void)
 	return (long long)s.initial;
 }
 
-/* Each epoch, before the step: the kernel's counters. */
+/* Each epoch, before the step: the kernel's counters and ovc's refusals. */
 static void ks_measure(const struct ovc_tick *t, struct ovc_measure *m)
 {
+	uint64_t rej = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_REJECTED]);
 	struct ovc_ks_stats s;
 	uint64_t v[K_COUNT];
 	int i;
 
-	if(!loaded || ovc_ksb_read(&ksb, &s) < 0)
+	if(!loaded)
+		return;
+	refused_epoch = rej >= rejected_last ? rej - rejected_last : rej;
+	rejected_last = rej;
+	if(ovc_ksb_read(&ksb, &s) < 0)
 		return;
 	v[K_INVITES] = s.invites;
 	v[K_INITIAL] = s.initial;
@@ -216,7 +225,6 @@ static void ks_apply(const struct ovc_ctl *ctl, const struct ovc_measure *m,
 {
 	struct ovc_ksplit_params p = {ovc_kstage_budget / 100.0, KS_WEIGHT, KS_MAX,
 			KS_MIN_REFUSALS, KS_WINDOW_S};
-	uint64_t rej = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_REJECTED]);
 	struct ovc_ksplit_in in;
 	double share;
 
@@ -225,10 +233,9 @@ static void ks_apply(const struct ovc_ctl *ctl, const struct ovc_measure *m,
 	in.dt_s = m->dt_s;
 	in.offered = m->offered[OVC_CLASS_INVITE];
 	in.admitted = m->admitted[OVC_CLASS_INVITE];
-	in.refused = rej >= rejected_last ? rej - rejected_last : rej;
+	in.refused = refused_epoch;
 	in.cpu_reject = m->cpu_reject;
 	in.may_act = may_act();
-	rejected_last = rej;
 	share = ovc_ksplit_step(&split, &p, &in);
 	if(share != ovc_dload(&ks->share)
 			&& ovc_ksb_set_share(&ksb, (uint64_t)(share * OVC_KS_ONE)) < 0)

@@ -3,6 +3,8 @@
  * ovc unit tests - src/ksplit.c: the split of refusals between 503s and
  * the kernel stage's drops.
  */
+#include <math.h>
+
 #include "ovc/ksplit.h"
 
 #include "suites.h"
@@ -189,6 +191,42 @@ START_TEST(test_ksplit_window_flood)
 }
 END_TEST
 
+/* An epoch with no CPU reading is left out of the window whole: its
+ * refusals without their CPU would halve the cost per refusal here, and
+ * A = budget / c would pay for 503s the CPU does not. Windows of 0.2 s
+ * of 10 ms epochs, 20 refusals at 0.15 each (c = 7.5e-5, A = 2667/s);
+ * every other epoch has no reading. */
+START_TEST(test_ksplit_no_reading)
+{
+	struct ovc_ksplit_params p = P;
+	struct ovc_ksplit_in in = {.dt_s = 0.01,
+			.offered = 25,
+			.admitted = 5,
+			.refused = 20,
+			.may_act = 1};
+	struct ovc_ksplit s;
+	int i;
+
+	p.window_s = 0.2;
+	p.min_refusals = 20;
+	ovc_ksplit_init(&s);
+	for(i = 0; i < 80; i++) {
+		in.cpu_reject = i % 4 == 1 ? NAN : i % 4 == 3 ? -1.0 : 0.15;
+		ovc_ksplit_step(&s, &p, &in);
+	}
+	/* 40 epochs counted: two windows */
+	ck_assert_double_eq_tol(s.cost, 7.5e-5, 1e-12);
+	ck_assert_double_eq_tol(s.acc.dt_s, 0, 1e-12);
+	ck_assert(s.share == 0);
+	/* with no reading at all nothing is measured, nothing dropped */
+	ovc_ksplit_init(&s);
+	in.cpu_reject = NAN;
+	for(i = 0; i < 40; i++)
+		ck_assert(ovc_ksplit_step(&s, &p, &in) == 0);
+	ck_assert(s.cost == 0 && s.acc.refused == 0);
+}
+END_TEST
+
 Suite *make_suite_ksplit(void)
 {
 	Suite *s = suite_create("ksplit");
@@ -199,6 +237,7 @@ Suite *make_suite_ksplit(void)
 	tcase_add_test(tc, test_ksplit_unknown_and_smoothing);
 	tcase_add_test(tc, test_ksplit_window);
 	tcase_add_test(tc, test_ksplit_window_flood);
+	tcase_add_test(tc, test_ksplit_no_reading);
 	suite_add_tcase(s, tc);
 	return s;
 }
