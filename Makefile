@@ -104,8 +104,16 @@ check:
 	@./scripts/deps.sh
 	@$(MAKE) --no-print-directory check-all
 
-check-all: check-unit check-asan check-fuzz check-docs check-scripts \
-	check-sim check-bench check-integration
+# The checks that load no proxy run two at a time (the machine's two
+# cores; each target's output kept together); the testbed smoke and the
+# integration tests, which measure under load, run after them, one at a
+# time.
+CHECK_NO_LOAD = check-unit check-asan check-fuzz check-docs check-scripts \
+	check-sim check-bench-unit
+
+check-all:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target $(CHECK_NO_LOAD)
+	@$(MAKE) --no-print-directory check-bench-smoke check-integration
 
 check-unit: $(UNIT)
 	$(UNIT)

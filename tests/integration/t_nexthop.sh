@@ -38,9 +38,11 @@ EDGE_CTL="unix:$T_DIR/edge.ctl"
 HOP="udp:127.0.0.1:$CORE_PORT"
 
 cg=$(cg_make "$QUOTA_US" "$PERIOD_US")
-# the first probe a little under half the 20 ms quota's 350 (a tenth of a
-# core completes less than half of what a fifth does: its 100 ms period)
-PROBE_START=$((240 * QUOTA_US / 20000)) probe_capacity "$cg" 4 5 || finish
+# the first probe about 0.75-0.85 of what a tenth of a core handled in
+# three full checks (149-178 calls/s at load scale 0.861, 173-207 before
+# scaling): two or three steps up instead of five (it began at 120, below
+# 0.6 of the capacity)
+PROBE_START=$((300 * QUOTA_US / 20000)) probe_capacity "$cg" 4 5 || finish
 CAP=$PROBED_CAP
 RATE=$((MULT * CAP))
 log "core capacity $CAP calls/s at $QUOTA_US/$PERIOD_US us; offering $RATE"
