@@ -109,6 +109,14 @@ START_TEST(test_ksplit_unknown_and_smoothing)
 }
 END_TEST
 
+/* A 10 ms epoch at 8x the capacity: 2500 calls/s reach ovc, 500 are
+ * forwarded, 2000 refused (cpu_reject set by each test). */
+static const struct ovc_ksplit_in EPOCH_8X = {.dt_s = 0.01,
+		.offered = 25,
+		.admitted = 5,
+		.refused = 20,
+		.may_act = 1};
+
 /* Epochs of 10 ms at 8x the capacity (2500 calls/s reach ovc, 500
  * forwarded, 2000 refused) whose refusals cost 0.15 of the capacity on
  * average, timed in every other epoch only (1 in 8 refusals is timed: in
@@ -119,11 +127,7 @@ END_TEST
 START_TEST(test_ksplit_window)
 {
 	struct ovc_ksplit_params p = P;
-	struct ovc_ksplit_in in = {.dt_s = 0.01,
-			.offered = 25,
-			.admitted = 5,
-			.refused = 20,
-			.may_act = 1};
+	struct ovc_ksplit_in in = EPOCH_8X;
 	struct ovc_ksplit s;
 	double most = 0;
 	int i;
@@ -199,11 +203,7 @@ END_TEST
 START_TEST(test_ksplit_no_reading)
 {
 	struct ovc_ksplit_params p = P;
-	struct ovc_ksplit_in in = {.dt_s = 0.01,
-			.offered = 25,
-			.admitted = 5,
-			.refused = 20,
-			.may_act = 1};
+	struct ovc_ksplit_in in = EPOCH_8X;
 	struct ovc_ksplit s;
 	int i;
 
