@@ -53,6 +53,7 @@ static int pi_step(struct ovc_ctl *c, const struct ovc_measure *m,
 			|| !ovc_meas_ok(m->offered[OVC_CLASS_INVITE]))
 		return OVC_EINVAL;
 	ovc_pi_set_quota(pi, m->stall_ms > 0);
+	ovc_pi_set_queue_expiry(pi, m->queue_expiry_s);
 	/* the drain in force over the period: the last step's */
 	qs.paced = pi->drain >= 0 ? pi->drain * dt : -1.0;
 	qs.drained = ovc_meas_ok(m->queue_out) ? m->queue_out : -1.0;
@@ -62,7 +63,7 @@ static int pi_step(struct ovc_ctl *c, const struct ovc_measure *m,
 	qs.q = m->queue_len;
 	qs.q_t = pi->q_t;
 	ovc_pishare_step(&pi->share, dt, m->offered[OVC_CLASS_INVITE],
-			ovc_meas_ok(adm) ? adm : 0.0, &qs, pi->p.tq, pi->p.tau);
+			ovc_meas_ok(adm) ? adm : 0.0, &qs, pi->tq, pi->p.tau);
 	ovc_output_from_f(o, 1.0 - pi->alpha);
 	o->alpha = pi->alpha;
 	o->u = pi->u;
@@ -90,9 +91,9 @@ static double pi_drain_rate(const struct ovc_ctl *c, const struct ovc_output *o)
 	return o->u * c->u.pi.rho_m;
 }
 
-static double pi_queue_target_s(const struct ovc_params *p)
+static double pi_queue_target_s(const struct ovc_ctl *c)
 {
-	return p->pi.tq;
+	return c->u.pi.tq;
 }
 
 /* It refuses, at arrival (the share) and at the queue's output (alpha)

@@ -111,7 +111,7 @@ double ovc_ctl_queue_target_s(const struct ovc_ctl *c)
 {
 	const struct ovc_alg_desc *d = desc_of(c);
 
-	return d->queue_target_s != NULL ? d->queue_target_s(&c->p) : 0.0;
+	return d->queue_target_s != NULL ? d->queue_target_s(c) : 0.0;
 }
 
 int ovc_ctl_hides_overload(const struct ovc_ctl *c, const struct ovc_output *o)

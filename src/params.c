@@ -144,7 +144,7 @@ static const struct ovc_param_def param_table[] = {
 	{"pi.kiq", D, 130.5, 0, 1e6, OFF(pi.kiq), "1/s^2",
 		"K_iq: integral gain of the queue loop"},
 	{"pi.tq", D, 0.05, 0.001, 10, OFF(pi.tq), "s",
-		"T_q: target queueing time"},
+		"T_q: target queueing time (in force: at most half the queue's expiry)"},
 	{"pi.tau", D, 0.1, 0, 100, OFF(pi.tau), "s",
 		"tau: time constant of the arrival-rate low-pass filter"},
 	{"pi.tau_c", D, 0.1, 0, 100, OFF(pi.tau_c), "s",

@@ -67,8 +67,8 @@ struct ovc_alg_desc
 	/* Drain rate of the in-core queue output o asks for, INVITEs/s;
 	 * NULL: as fast as possible. */
 	double (*drain_rate)(const struct ovc_ctl *c, const struct ovc_output *o);
-	/* Queueing time it keeps by design, s; NULL: 0. */
-	double (*queue_target_s)(const struct ovc_params *p);
+	/* Queueing time it keeps by design now, s; NULL: 0. */
+	double (*queue_target_s)(const struct ovc_ctl *c);
 	/* 1 when its output o holds down an overload that the waits no
 	 * longer show (ovc_ctl_hides_overload()); NULL: never. */
 	int (*hides_overload)(const struct ovc_ctl *c, const struct ovc_output *o);

@@ -40,6 +40,10 @@ struct ovc_measure
 	double age_refused; /* initial INVITEs refused over the epoch for
 						   their wait in the receive queue, under a CPU
 						   quota (ovc_ctl_step() holds f then) */
+	double queue_expiry_s; /* the in-core queue's expiry in force, s:
+							  an INVITE that waited longer is refused at
+							  dequeue; 0: none, or no queue (pi's T_q,
+							  ovc_pi_tq()) */
 	double stall_ms;	/* the CPU quota's stall per period, ms; 0: no quota
 						(pi's C_T, ovc_pi_c_target()) */
 };
@@ -127,7 +131,8 @@ void ovc_ctl_set_capacity(struct ovc_ctl *c, double rho);
  * (pi: u rho_M); -1: as fast as possible (every other algorithm). */
 double ovc_ctl_drain_rate(const struct ovc_ctl *c, const struct ovc_output *o);
 
-/* Queueing time, s, c keeps in the in-core queue by design (pi: T_q),
+/* Queueing time, s, c keeps in the in-core queue by design (pi: T_q in
+ * force, ovc_pi_tq()),
  * which is therefore no evidence of overload; 0 for the others. */
 double ovc_ctl_queue_target_s(const struct ovc_ctl *c);
 

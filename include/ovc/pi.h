@@ -51,6 +51,9 @@ struct ovc_pi
 	double alpha;			/* reject ratio, [0, 1] */
 	double rho_m;			/* rho_M in force, INVITEs/s */
 	double c_t;				/* C_T in force, fraction (0, 1] */
+	double expiry_s;		/* the queue's expiry in force, s; 0: none
+							   (ovc_pi_set_queue_expiry()) */
+	double tq;				/* T_q in force, s (ovc_pi_tq()) */
 	double drain;			/* the drain u rho_M set by the last step,
 							   INVITEs/s; < 0: none (not stepped, or
 							   released: the queue drains freely) */
@@ -79,6 +82,22 @@ void ovc_pi_set_quota(struct ovc_pi *s, int quota);
  * when pi.rho_m is 0; a configured rho_M stays. The queue integrator is
  * kept within its new range. Returns OVC_OK or OVC_EINVAL (s unchanged). */
 int ovc_pi_set_capacity(struct ovc_pi *s, double rho);
+
+/* Share of the queue's expiry the wait pi keeps may take at most: pi
+ * holds the wait near T_q on average, its peaks about twice that
+ * (bench/RESULTS.md, "pi's target wait and the queue's expiry"). */
+#define OVC_PI_TQ_OF_EXPIRY 0.5
+
+/* T_q in force for parameters p and the in-core queue's expiry expiry_s
+ * (s; <= 0 or not finite: none), s: p->tq, at most OVC_PI_TQ_OF_EXPIRY of
+ * the expiry, so that the wait pi keeps is not the wait at which the
+ * queue refuses what it kept (pi.tq 0.2 s against an expiry of 180 ms set
+ * up 6 calls/s in time at 8x). */
+double ovc_pi_tq(const struct ovc_pi_params *p, double expiry_s);
+
+/* Sets the in-core queue's expiry in force (s; <= 0 or not finite: none)
+ * and with it the T_q in force (ovc_pi_tq()). */
+void ovc_pi_set_queue_expiry(struct ovc_pi *s, double expiry_s);
 
 /* Fills p with 003's tuned gains and §IV-V constants. */
 void ovc_pi_defaults(struct ovc_pi_params *p);

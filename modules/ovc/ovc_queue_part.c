@@ -98,6 +98,7 @@ static void queue_measure(const struct ovc_tick *t, struct ovc_measure *meas)
 	meas->queue_out = -1;
 	if(!ovc_queue_on() || !ovc_traits_now()->queued)
 		return;
+	meas->queue_expiry_s = (double)ovc_queue_max_wait_ms() / 1000.0;
 	len = ovc_queue_len();
 	cap = ovc_queue_cap();
 	if(ovc_traits_now()->paces_queue) {
@@ -134,6 +135,7 @@ static void queue_stats(rpc_t *rpc, void *ctx, void *th)
 {
 	void *h;
 	int64_t iv;
+	double target_ms;
 	char drain[32];
 
 	if(rpc->struct_add(th, "{", "queue", &h) < 0)
@@ -142,6 +144,9 @@ static void queue_stats(rpc_t *rpc, void *ctx, void *th)
 		rpc->struct_add(h, "s", "state", "off");
 		return;
 	}
+	lock_get(&ovc->lock);
+	target_ms = ovc_ctl_queue_target_s(ovc->ctl) * 1000.0;
+	lock_release(&ovc->lock);
 	iv = ovc_queue_interval();
 	if(iv == OVC_DRAIN_FREE)
 		snprintf(drain, sizeof(drain), "free");
@@ -149,15 +154,15 @@ static void queue_stats(rpc_t *rpc, void *ctx, void *th)
 		snprintf(drain, sizeof(drain), "paused");
 	else
 		snprintf(drain, sizeof(drain), "%.1f/s", 1e9 / (double)iv);
-	rpc->struct_add(h, "sdddddffsJJJJJ", "state",
+	rpc->struct_add(h, "sdddfddffsJJJJJ", "state",
 			ovc_queue_on() ? "on" : "stopping", "size", (int)ovc_queue_cap(),
 			"workers", (int)ovc_q->workers, "max_wait_ms",
-			(int)ovc_queue_max_wait_ms(), "len", (int)ovc_queue_len(),
-			"reject_at_dequeue", ovc_queue_rejects_at_dequeue(), "delay_ms",
+			(int)ovc_queue_max_wait_ms(), "target_wait_ms", target_ms, "len",
+			(int)ovc_queue_len(), "reject_at_dequeue",
+			ovc_queue_rejects_at_dequeue(), "delay_ms",
 			ovc_dload(&ovc_q->delay_ms), "delay_max_ms",
 			ovc_dload(&ovc_q->delay_max_ms), "drain", drain, "full",
-			(unsigned long long)atomic_load(
-					&ovc->ev_total[OVC_E_QUEUE_FULL]),
+			(unsigned long long)atomic_load(&ovc->ev_total[OVC_E_QUEUE_FULL]),
 			"expired",
 			(unsigned long long)atomic_load(
 					&ovc->ev_total[OVC_E_QUEUE_EXPIRED]),

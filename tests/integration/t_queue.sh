@@ -7,7 +7,8 @@
 # UAS are switched off, so any repeat there is ovc's), every INVITE the UAC
 # sent ends as a call, a 503 or a counted timeout, and every per-second
 # row balances (offered = admitted + rejected + dropped + queued -
-# dequeued). Figures are logged; bench/RESULTS.md keeps them.
+# dequeued); pi's target wait stays within the queue's expiry (ovc.stats
+# queue.target_wait_ms). Figures are logged; bench/RESULTS.md keeps them.
 . "$(dirname "$0")/lib.sh"
 
 QUOTA_US=${QUOTA_US:-20000}	# 0.2 CPU: capacity ~350 cps (bench/RESULTS.md)
@@ -150,4 +151,28 @@ for alg in $ALGS; do
 		check "pi: every emergency call set up" "$s_ok == 40"
 	fi
 done
+
+# pi's target wait stays within the queue's expiry: the T_q in force is
+# pi.tq, at most half of max_wait_ms (pi.tq 0.2 s against an expiry of
+# 180 ms set up 6 calls/s in time at 8x; bench/RESULTS.md, "pi's target
+# wait and the queue's expiry"). No load: pi steps every 10 ms.
+kam_start -c "$cg" -n pi_tq 'OVC_ALGORITHM="pi"' 'OVC_QUEUE_MAX_WAIT=400' ||
+	{ fail "no start (pi_tq)"; finish; }
+# target_after [PARAM VALUE]: queue.target_wait_ms once PARAM is set
+target_after() {
+	[ $# -eq 0 ] || rpc ovc.set "$1" "$2" >/dev/null
+	sleep 0.3
+	stats_val target_wait_ms
+}
+t_def=$(target_after)
+t_long=$(target_after pi.tq 0.5)
+t_mid=$(target_after pi.tq 0.1)
+t_occ=$(target_after algorithm occ)
+log "target_wait_ms: default $t_def, pi.tq 0.5: $t_long, 0.1: $t_mid," \
+	"occ: $t_occ (max_wait_ms $(stats_val max_wait_ms))"
+check "pi: target wait 50 ms by default" "$t_def == 50"
+check "pi: pi.tq 0.5 s held to half the 400 ms expiry" "$t_long == 200"
+check "pi: pi.tq 0.1 s within it, as set" "$t_mid == 100"
+check "occ keeps no wait in the queue" "$t_occ == 0"
+kam_stop
 finish

@@ -307,6 +307,40 @@ START_TEST(test_pi_no_windup)
 }
 END_TEST
 
+/* T_q in force is pi.tq, at most half the queue's expiry: the wait pi
+ * keeps stays clear of the wait at which the queue refuses. */
+START_TEST(test_pi_tq_within_expiry)
+{
+	struct ovc_pi_params p;
+	struct ovc_pi s;
+
+	ovc_pi_defaults(&p);
+	ck_assert_double_eq(ovc_pi_tq(&p, 0.0), 0.05);
+	ck_assert_double_eq(ovc_pi_tq(&p, NAN), 0.05);
+	ck_assert_double_eq(ovc_pi_tq(&p, 0.18), 0.05); /* the default fits */
+	ck_assert_double_eq_tol(ovc_pi_tq(&p, 0.08), 0.04, 1e-15);
+	p.tq = 0.2;
+	ck_assert_double_eq_tol(ovc_pi_tq(&p, 0.18), 0.09, 1e-15);
+	ck_assert_double_eq(ovc_pi_tq(&p, -1.0), 0.2);
+	ck_assert_int_eq(ovc_pi_init(&s, &p), OVC_OK);
+	ck_assert_double_eq(s.tq, 0.2); /* no expiry known yet */
+	/* r = 20 / 0.01 / 1000 = 2: q_T = T_q 1000 2 */
+	ovc_pi_set_queue_expiry(&s, 0.18);
+	ck_assert_int_eq(ovc_pi_step(&s, 0.01, 0.5, 0.0, 20.0), OVC_OK);
+	ck_assert_double_eq_tol(s.q_t, 180.0, 1e-9);
+	/* a new pi.tq under the same expiry: clamped again */
+	p.tq = 0.03;
+	ck_assert_int_eq(ovc_pi_reconfigure(&s, &p), OVC_OK);
+	ck_assert_double_eq(s.tq, 0.03);
+	p.tq = 1.0;
+	ck_assert_int_eq(ovc_pi_reconfigure(&s, &p), OVC_OK);
+	ck_assert_double_eq_tol(s.tq, 0.09, 1e-15);
+	/* the queue gone (no expiry): pi.tq as set */
+	ovc_pi_set_queue_expiry(&s, 0.0);
+	ck_assert_double_eq(s.tq, 1.0);
+}
+END_TEST
+
 Suite *make_suite_pi(void)
 {
 	Suite *s = suite_create("pi");
@@ -320,6 +354,7 @@ Suite *make_suite_pi(void)
 	tcase_add_test(tc, test_pi_no_windup);
 	tcase_add_test(tc, test_pi_learned_capacity);
 	tcase_add_test(tc, test_pi_unclamped_readings);
+	tcase_add_test(tc, test_pi_tq_within_expiry);
 	suite_add_tcase(s, tc);
 	return s;
 }
