@@ -15,7 +15,9 @@
 # over capacity and the next one is 8 % lower (at most PROBES, 9: down to
 # 0.51x the first); a rate counts as handled when it passes twice in a row
 # (lib.sh, PROBE_CONFIRM). The test rate is 0.9x the first probe it
-# handled, so at most 0.9x the capacity. (The per-call CPU that load_scale
+# handled, so at most 0.9x the capacity. An arm that fails is run once
+# more only when the same proxy deciding nothing, offered the test rate
+# right after it, is late too (plain_late). (The per-call CPU that load_scale
 # measures at a low rate overstates how much faster a fast machine is near
 # its capacity: on 2026-11-26 the same machine carried 468/s in one hour
 # and not 395/s the next, with the build of either day.)
@@ -47,13 +49,54 @@ if [ -z "${RATE:-}" ]; then
 	probe_capacity "$cg" "$PROBE_SECS" "$PROBES" || finish
 	RATE=$(awk -v p="$PROBED_CAP" 'BEGIN { printf "%d\n", 0.9 * p }')
 fi
-log "test rate $RATE calls/s"
-for a in $ALGS; do
-	run_arm "$a" "$RATE" "$SECS" || continue
+# verdict ALG: the arm's figures (calls, refused, timely, ovl); returns 0
+# when all three targets hold
+verdict() {
+	local a=$1
 	calls=$((RATE * SECS))
 	refused=$(($(counts_col "${a}_uac" 3_503_Recv) + $(counts_col "${a}_uac" 4_500_Recv)))
 	timely=$(timely_window "${a}_uac" 0 100000)
 	ovl=$(csv_sum "$T_DIR/$a.csv" overload)
+	awk -v r="$refused" -v t="$timely" -v o="$ovl" -v c="$calls" \
+		'BEGIN { exit !(r <= 0.01 * c && t >= 0.97 * c && o <= 2) }'
+}
+
+# plain_late NAME: the same proxy deciding nothing (none), offered RATE
+# for SECS right after a failed arm, is late too (probe_late): the rate
+# is not below the capacity of the machine as it is now (its speed drifts
+# by 10 % within an hour; on 2026-11-27 every arm ran its quota full at
+# 270/s, 0.9x of the 301/s probed minutes before, and sired's receive
+# queue waited 442 ms). Returns 1 when it is on time (or did not start):
+# the arm's failure stands.
+plain_late() {
+	local name=$1 calls=$((RATE * SECS)) late=0
+	kam_start -c "$cg" -n "$name" 'OVC_ALGORITHM="none"' || return 1
+	uas_start "${name}_uas"
+	if ! probe_run "${name}_uac" "$RATE" "$calls" $((SECS + 10)) ||
+		probe_late "${name}_uac" "$RATE" "$calls"; then
+		late=1
+	fi
+	log "reference: no control at $RATE/s set $PROBE_LATE of $calls up" \
+		"late ($PROBE_WHY)"
+	uas_stop
+	kam_stop
+	sleep 1
+	[ "$late" -eq 1 ]
+}
+
+log "test rate $RATE calls/s"
+for a in $ALGS; do
+	run_arm "$a" "$RATE" "$SECS" || continue
+	if ! verdict "$a" && plain_late "${a}_ref"; then
+		# the arm runs once more; a second failure stands
+		log "$a at $RATE/s: refused $refused of $calls, timely $timely," \
+			"overload rows $ovl, where no control was late too: once more"
+		for f in "${a}_uac" "${a}_uas" "$a.csv" "$a.log"; do
+			[ ! -e "$T_DIR/$f" ] || mv "$T_DIR/$f" "$T_DIR/$f.first"
+		done
+		run_arm "$a" "$RATE" "$SECS" || continue
+		verdict "$a" || true
+	fi
 	log "$a at $RATE/s: refused $refused of $calls, timely $timely, overload rows $ovl"
 	check "$a refuses at most 1 % below capacity" "$refused <= 0.01 * $calls"
 	check "$a sets up at least 97 % within 500 ms below capacity" \
