@@ -455,6 +455,25 @@ load_scale() {
 # and 332 calls/s on the same machine within two hours).
 PROBE_MS=${PROBE_MS:-200}
 
+# plain_on_time CG NAME RATE SECS: the proxy in cgroup CG deciding nothing
+# (`none`, kamailio NAME) offered RATE calls/s for SECS (probe_run, its
+# UAC in NAME_uac); PROBE_LATE, PROBE_WHY and PROBE_AT say how it went.
+# Returns 0 when it set its calls up in time (not probe_late), 1 when it
+# was late, 2 when kamailio did not start.
+plain_on_time() {
+	local cg=$1 name=$2 rate=$3 secs=$4 calls=$(($3 * $4)) rc=1
+	kam_start -c "$cg" -n "$name" 'OVC_ALGORITHM="none"' || return 2
+	uas_start "${name}_uas"
+	if probe_run "${name}_uac" "$rate" "$calls" $((secs + 10)) &&
+		! probe_late "${name}_uac" "$rate" "$calls"; then
+		rc=0
+	fi
+	uas_stop
+	kam_stop
+	sleep 1
+	return "$rc"
+}
+
 # probe_capacity CG SECS [TRIES]: sets PROBED_CAP to the capacity of the
 # proxy in cgroup CG as measured, not assumed: ovc deciding nothing
 # (`none`) is offered a probe rate for SECS; while the plain proxy is late
@@ -475,7 +494,7 @@ PROBE_MS=${PROBE_MS:-200}
 # probe is PROBE_START (default 350, for a 20 ms / 100 ms quota) calls/s
 # scaled (load_scale). Returns 1 when no probe passed.
 probe_capacity() {
-	local cg=$1 secs=$2 tries=${3:-5} n=0 probe calls name
+	local cg=$1 secs=$2 tries=${3:-5} n=0 probe calls name rc
 	local need=$((${PROBE_CONFIRM:-1} + 1)) passed=0 runs=0 up=0
 	local rising=1
 	local -a upward=() # the rates passed on the way up, lowest first
@@ -484,11 +503,11 @@ probe_capacity() {
 	while [ "$n" -lt "$tries" ]; do
 		runs=$((runs + 1))
 		name="probe_$runs"
-		kam_start -c "$cg" -n "$name" 'OVC_ALGORITHM="none"' || return 1
-		uas_start "${name}_uas"
 		calls=$((probe * secs))
-		if probe_run "${name}_uac" "$probe" "$calls" $((secs + 10)) &&
-			! probe_late "${name}_uac" "$probe" "$calls"; then
+		rc=0
+		plain_on_time "$cg" "$name" "$probe" "$secs" || rc=$?
+		[ "$rc" -ne 2 ] || return 1
+		if [ "$rc" -eq 0 ]; then
 			log "probe: no control at $probe/s set up all but" \
 				"$PROBE_LATE of $calls within $PROBE_MS ms ($PROBE_WHY)"
 			passed=$((passed + 1))
@@ -498,9 +517,6 @@ probe_capacity() {
 				"over capacity"
 			passed=0
 		fi
-		uas_stop
-		kam_stop
-		sleep 1
 		if [ "$rising" -eq 1 ]; then
 			if [ "$passed" -gt 0 ] && [ "$up" -lt "$tries" ]; then
 				upward+=("$probe") # going up: one pass takes the next step

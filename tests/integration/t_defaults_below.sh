@@ -69,19 +69,12 @@ verdict() {
 # queue waited 442 ms). Returns 1 when it is on time (or did not start):
 # the arm's failure stands.
 plain_late() {
-	local name=$1 calls=$((RATE * SECS)) late=0
-	kam_start -c "$cg" -n "$name" 'OVC_ALGORITHM="none"' || return 1
-	uas_start "${name}_uas"
-	if ! probe_run "${name}_uac" "$RATE" "$calls" $((SECS + 10)) ||
-		probe_late "${name}_uac" "$RATE" "$calls"; then
-		late=1
-	fi
-	log "reference: no control at $RATE/s set $PROBE_LATE of $calls up" \
-		"late ($PROBE_WHY)"
-	uas_stop
-	kam_stop
-	sleep 1
-	[ "$late" -eq 1 ]
+	local rc=0
+	plain_on_time "$cg" "$1" "$RATE" "$SECS" || rc=$?
+	[ "$rc" -ne 2 ] || return 1
+	log "reference: no control at $RATE/s set $PROBE_LATE of" \
+		"$((RATE * SECS)) up late ($PROBE_WHY)"
+	[ "$rc" -eq 1 ]
 }
 
 log "test rate $RATE calls/s"
