@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "core/cfg/cfg_struct.h"
+#include "core/dprint.h"
 #include "core/pt.h"
 #include "core/sr_module.h"
 
@@ -115,6 +116,29 @@ static void queue_measure(const struct ovc_tick *t, struct ovc_measure *meas)
 	meas->queue_delay_s = ovc_queue_epoch_wait(NULL);
 }
 
+/* Says when pi's pi.tq is more than the queue's expiry allows (the T_q in
+ * force is then half the expiry, ovc_pi_tq()): once when the bound starts
+ * to apply, again only after it stopped. */
+static void queue_apply(const struct ovc_ctl *ctl, const struct ovc_measure *m,
+		const struct ovc_output *out)
+{
+	static int bounded;
+	double target_ms = ovc_ctl_queue_target_s(ctl) * 1000.0;
+	double tq_ms = ovc->params.pi.tq * 1000.0;
+	int now_bounded;
+
+	if(ovc_q == NULL)
+		return;
+	now_bounded = atomic_load(&ovc->alg) == OVC_ALG_PI && target_ms > 0
+				  && target_ms < tq_ms;
+	if(now_bounded && !bounded)
+		LM_NOTICE("pi: queueing target %.0f ms in force: pi.tq %.0f ms is"
+				  " more than half the in-core queue's expiry (%.0f ms,"
+				  " queue_max_wait)\n",
+				target_ms, tq_ms, m->queue_expiry_s * 1000.0);
+	bounded = now_bounded;
+}
+
 static void queue_second_end(
 		const struct ovc_tick *t, int64_t sec, struct ovc_row *row)
 {
@@ -193,6 +217,7 @@ const struct ovc_part ovc_part_queue = {
 		.procs = queue_procs,
 		.child_init = queue_child_init,
 		.measure = queue_measure,
+		.apply = queue_apply,
 		.second_end = queue_second_end,
 		.second_close = queue_second_close,
 		.stats = queue_stats,

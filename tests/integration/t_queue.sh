@@ -8,7 +8,7 @@
 # sent ends as a call, a 503 or a counted timeout, and every per-second
 # row balances (offered = admitted + rejected + dropped + queued -
 # dequeued); pi's target wait stays within the queue's expiry (ovc.stats
-# queue.target_wait_ms). Figures are logged; bench/RESULTS.md keeps them.
+# queue.target_wait_ms), and the log says so once when pi.tq is bounded. Figures are logged; bench/RESULTS.md keeps them.
 . "$(dirname "$0")/lib.sh"
 
 QUOTA_US=${QUOTA_US:-20000}	# 0.2 CPU: capacity ~350 cps (bench/RESULTS.md)
@@ -174,5 +174,8 @@ check "pi: target wait 50 ms by default" "$t_def == 50"
 check "pi: pi.tq 0.5 s held to half the 400 ms expiry" "$t_long == 200"
 check "pi: pi.tq 0.1 s within it, as set" "$t_mid == 100"
 check "occ keeps no wait in the queue" "$t_occ == 0"
+bound_logs=$(grep -c "pi: queueing target 200 ms in force: pi.tq 500 ms" \
+	"$T_DIR/pi_tq.log")
+check "pi: the bounded pi.tq said once in the log" "$bound_logs == 1"
 kam_stop
 finish
