@@ -188,6 +188,7 @@ static void accept_or_refuse(const struct ovc_adm_state *st,
 			verdict(v, OVC_ADM_QUEUE, 0);
 		else
 			refuse(st, cfg, r, v, 0);
+		v->flags |= OVC_ADMF_SHARE;
 		return;
 	}
 	if(cfg->t->dialog_limits && src->burst != NULL)

@@ -176,6 +176,9 @@ enum ovc_adm_act
 /* with AGED: its call was first seen past max_age_ms ago (a late
  * retransmission of a call never admitted) */
 #define OVC_ADMF_LATE 0x800u
+/* an initial INVITE bound for a paced queue that met the arrival share
+ * (queued, or refused by it): what the share's fraction applies to */
+#define OVC_ADMF_SHARE 0x1000u
 
 /* The verdict. */
 struct ovc_adm_verdict

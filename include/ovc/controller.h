@@ -46,6 +46,11 @@ struct ovc_measure
 							  ovc_pi_tq()) */
 	double stall_ms;	/* the CPU quota's stall per period, ms; 0: no quota
 						(pi's C_T, ovc_pi_c_target()) */
+	double share_skipped; /* of offered[invite], those decided before pi's
+							 arrival share could apply (refused for their
+							 age or as late, answered from the decision
+							 memory as retransmissions, or routed past an
+							 idle queue); 0: none, or not counted */
 };
 
 /* What a controller decided. */

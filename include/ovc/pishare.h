@@ -6,7 +6,9 @@
  * what a refusal at arrival costs. The share lets into the queue a margin
  * more than pi admits at its output and refuses the rest at arrival:
  *   A~    = INVITEs/s admitted at the queue's output, LPF tau
- *   L~    = INVITEs/s offered at arrival, LPF tau
+ *   L~    = INVITEs/s that meet the share at arrival, LPF tau (those
+ *           offered less those decided before it: refused for their age
+ *           or as late, answered from the decision memory; alg_pi.c)
  *   k     = 1 + T_q / tau
  *   f_arr = min(1, max(k A~, 1 / T_q) / L~)        (L~ = 0 or tau = 0: 1)
  * The margin: in one filter time constant the excess (k - 1) A~ tau =
@@ -46,7 +48,7 @@
 struct ovc_pishare
 {
 	struct ovc_ewma adm;   /* A~, admitted at the queue's output, INVITEs/s */
-	struct ovc_ewma arr;   /* L~, offered at arrival, INVITEs/s */
+	struct ovc_ewma arr;   /* L~, met the share at arrival, INVITEs/s */
 	struct ovc_ewma paced; /* P~, the paced drain, INVITEs/s */
 	struct ovc_ewma out;   /* D~, left the queue, INVITEs/s */
 	double margin;		   /* m in force */

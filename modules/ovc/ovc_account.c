@@ -21,6 +21,8 @@ static void flag_events(const struct ovc_adm_verdict *v)
 		ovc_count_event(OVC_E_QUEUE_EXPIRED);
 	if(v->flags & OVC_ADMF_EMERGENCY)
 		ovc_rsoca_count_event(OVC_RS_E_EMERG);
+	if(v->flags & OVC_ADMF_SHARE)
+		ovc_count_event(OVC_E_SHARE_MET);
 }
 
 void ovc_account(const struct ovc_adm_verdict *v, enum ovc_sip_method m,

@@ -54,20 +54,24 @@ static int queue_child_init(int rank)
 	return 0;
 }
 
-/* INVITEs queued and dequeued since start (or ovc.reset) at the last
- * epoch (ticker) */
-static uint64_t queued_last, dequeued_last;
+/* INVITEs queued, dequeued and offered, and those that met pi's arrival
+ * share, since start (or ovc.reset) at the last epoch (ticker) */
+static uint64_t queued_last, dequeued_last, offered_last, share_last;
 
-/* The INVITE total v (OVC_V_QUEUED, OVC_V_DEQUEUED) since *last, the
- * total at the last call (a reset makes the total go back: counted from
- * zero then). */
+/* What a running total (now total) added since *last, its value at the
+ * last call (a reset makes a total go back: counted from zero then). */
+static double since(uint64_t total, uint64_t *last)
+{
+	uint64_t d = total >= *last ? total - *last : total;
+
+	*last = total;
+	return (double)d;
+}
+
+/* The INVITE total v (OVC_V_QUEUED, OVC_V_DEQUEUED, ...) since *last. */
 static double invites_since(int v, uint64_t *last)
 {
-	uint64_t q = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][v]);
-	uint64_t d = q >= *last ? q - *last : q;
-
-	*last = q;
-	return (double)d;
+	return since(atomic_load(&ovc->total.v[OVC_CLASS_INVITE][v]), last);
 }
 
 /* The queue signal for the controllers. Without the in-core queue (or for
@@ -88,6 +92,9 @@ static void queue_measure(const struct ovc_tick *t, struct ovc_measure *meas)
 	double len, cap, scaled;
 	double in = invites_since(OVC_V_QUEUED, &queued_last);
 	double out = invites_since(OVC_V_DEQUEUED, &dequeued_last);
+	double offered = invites_since(OVC_V_OFFERED, &offered_last);
+	double met =
+			since(atomic_load(&ovc->ev_total[OVC_E_SHARE_MET]), &share_last);
 
 	if(rx_limit > 0) {
 		meas->queue_cap = OVC_RXQ_SCALE;
@@ -107,6 +114,7 @@ static void queue_measure(const struct ovc_tick *t, struct ovc_measure *meas)
 		meas->queue_cap = cap;
 		meas->queue_in = in;
 		meas->queue_out = out;
+		meas->share_skipped = offered > met ? offered - met : 0;
 	} else {
 		scaled = len / cap * OVC_RXQ_SCALE;
 		if(meas->queue_cap <= 0 || scaled > meas->queue_len)

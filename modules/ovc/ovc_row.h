@@ -43,6 +43,7 @@ enum ovc_event
 	OVC_E_OC_RECEIVED,		/* feedback value taken from a next hop */
 	OVC_E_DST_SENDQ,		/* of dst refused: its send queue was full */
 	OVC_E_LATE_REJECT,		/* of age rejects: its call first seen earlier */
+	OVC_E_SHARE_MET,		/* INVITE that met pi's arrival share */
 	OVC_E_COUNT
 };
 

@@ -546,8 +546,26 @@ START_TEST(test_paced_queue)
 	cfg.queue_on = 1;
 	ovc_acceptor_set(&acc, 0.0);
 	ck_assert_int_eq(decide(invite, &v), OVC_ADM_QUEUE);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_SHARE); /* met the arrival share */
 	ovc_acceptor_set(&acc_arrival, 0.0);
 	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_REJECT);
+	ck_assert_uint_eq(v.flags, OVC_ADMF_SHARE);
+	/* its retransmission, answered from the memory: decided before the
+	 * share, not counted as meeting it */
+	ovc_adm_replied(&st, &cfg, &v);
+	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_REJECT);
+	ck_assert_uint_eq(v.flags & OVC_ADMF_SHARE, 0);
+	/* too old: refused before it */
+	cfg.max_age_ms = 100;
+	fake_age = 150 * OVC_NS_PER_MS;
+	ck_assert_int_eq(decide(sos, &v), OVC_ADM_ADMIT); /* emergency: runs */
+	ck_assert_uint_eq(v.flags & OVC_ADMF_SHARE, 0);
+	fake_age = 10 * OVC_NS_PER_MS;
+	ovc_rejmem_init(mem); /* forget it was let through */
+	ck_assert_int_eq(decide(sos, &v), OVC_ADM_ADMIT); /* met, let through */
+	ck_assert_uint_eq(v.flags, OVC_ADMF_EMERGENCY | OVC_ADMF_SHARE);
+	cfg.max_age_ms = 0;
+	fake_age = -1;
 	/* at the output */
 	req(invite, &r, &sc);
 	ovc_adm_dequeue(&st, &cfg, &r, 7, 0, 0, &v);

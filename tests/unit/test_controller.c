@@ -633,6 +633,45 @@ START_TEST(test_pi_quota_target)
 }
 END_TEST
 
+/* pi's arrival share is a fraction of the INVITEs it applies to: the
+ * offered less those decided before it (share_skipped). With three in
+ * four arrivals refused before it, the share is four times what a
+ * fraction of all arrivals would be, so that the same number of INVITEs
+ * gets in (16x under -x tlsf, 2026-11-27: pi admitted 5 calls/s). */
+START_TEST(test_pi_share_of_what_meets_it)
+{
+	struct ovc_params p;
+	struct ovc_ctl all, met;
+	struct ovc_measure m;
+	struct ovc_output oa, om;
+	int k;
+
+	ovc_params_defaults(&p);
+	p.pi.rho_m = 500;
+	ck_assert_int_eq(ovc_ctl_init(&all, OVC_ALG_PI, &p), OVC_OK);
+	met = all;
+	for(k = 1; k <= 200; k++) {
+		measure_init(&m, 0.01, 0.5);
+		m.queue_len = 5;
+		m.offered[OVC_CLASS_INVITE] = 12; /* 1200/s */
+		m.admitted[OVC_CLASS_INVITE] = 0.5;
+		ck_assert_int_eq(ovc_ctl_step(&all, &m, k * 10 * MS, &oa), OVC_OK);
+		m.share_skipped = 9; /* 900/s refused before the share */
+		ck_assert_int_eq(ovc_ctl_step(&met, &m, k * 10 * MS, &om), OVC_OK);
+	}
+	ck_assert(oa.f_arrival > 0.0 && oa.f_arrival < 0.1);
+	ck_assert_double_eq_tol(om.f_arrival / oa.f_arrival, 4.0, 1e-6);
+	/* all skipped: the share has nothing to apply to, and lets in all */
+	for(k = 201; k <= 400; k++) {
+		measure_init(&m, 0.01, 0.5);
+		m.offered[OVC_CLASS_INVITE] = 12;
+		m.share_skipped = 15; /* more than offered: counted apart */
+		ck_assert_int_eq(ovc_ctl_step(&met, &m, k * 10 * MS, &om), OVC_OK);
+	}
+	ck_assert_double_eq(om.f_arrival, 1.0);
+}
+END_TEST
+
 /* Under a CPU quota, while the age limit refuses INVITEs, the loops whose f
  * comes from the CPU alone do not lower it (the excess is refused already;
  * the CPU reads full whenever work waits); their measurements go on, and f
@@ -730,6 +769,7 @@ Suite *make_suite_controller(void)
 	tcase_add_test(all, test_pi_cpu_counts_refusals);
 	tcase_add_test(all, test_hides_overload);
 	tcase_add_test(all, test_pi_quota_target);
+	tcase_add_test(all, test_pi_share_of_what_meets_it);
 	tcase_add_loop_test(all, test_release_every_alg, 0, OVC_ALG_COUNT);
 	tcase_add_loop_test(all, test_age_refusals_hold_f, 0, OVC_ALG_COUNT);
 	suite_add_tcase(s, all);

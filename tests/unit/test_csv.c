@@ -98,6 +98,7 @@ static void fill(struct ovc_row *r, int seed)
 	r->kstage_drops = U();
 	r->ev[OVC_E_DST_SENDQ] = U();
 	r->ev[OVC_E_LATE_REJECT] = U();
+	r->ev[OVC_E_SHARE_MET] = U();
 #undef U
 #undef D
 }
