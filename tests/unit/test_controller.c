@@ -529,18 +529,25 @@ END_TEST
  * the admitted work at 0.85 plus 0.1 spent refusing is above its 0.9.
  * With the refusals left out (t_queue, 2026-11-25) the loop saw its target
  * met while the proxy ran at its capacity and its queue sat at expiry. */
-START_TEST(test_pi_cpu_counts_refusals)
+/* Two pi controllers in the same state, rho_M 500 INVITEs/s. */
+static void pi_pair(struct ovc_ctl *a, struct ovc_ctl *b)
 {
 	struct ovc_params p;
+
+	ovc_params_defaults(&p);
+	p.pi.rho_m = 500;
+	ck_assert_int_eq(ovc_ctl_init(a, OVC_ALG_PI, &p), OVC_OK);
+	*b = *a; /* plain values: a copy is the same controller */
+}
+
+START_TEST(test_pi_cpu_counts_refusals)
+{
 	struct ovc_ctl with, without;
 	struct ovc_measure m;
 	struct ovc_output o1, o2;
 	int k;
 
-	ovc_params_defaults(&p);
-	p.pi.rho_m = 500;
-	ck_assert_int_eq(ovc_ctl_init(&with, OVC_ALG_PI, &p), OVC_OK);
-	ck_assert_int_eq(ovc_ctl_init(&without, OVC_ALG_PI, &p), OVC_OK);
+	pi_pair(&with, &without);
 	for(k = 1; k <= 100; k++) {
 		measure_init(&m, 0.01, 0.85);
 		m.queue_len = 25;
@@ -640,16 +647,12 @@ END_TEST
  * gets in (16x under -x tlsf, 2026-11-27: pi admitted 5 calls/s). */
 START_TEST(test_pi_share_of_what_meets_it)
 {
-	struct ovc_params p;
 	struct ovc_ctl all, met;
 	struct ovc_measure m;
 	struct ovc_output oa, om;
 	int k;
 
-	ovc_params_defaults(&p);
-	p.pi.rho_m = 500;
-	ck_assert_int_eq(ovc_ctl_init(&all, OVC_ALG_PI, &p), OVC_OK);
-	met = all;
+	pi_pair(&all, &met);
 	for(k = 1; k <= 200; k++) {
 		measure_init(&m, 0.01, 0.5);
 		m.queue_len = 5;
