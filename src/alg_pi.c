@@ -78,7 +78,7 @@ static int pi_step(struct ovc_ctl *c, const struct ovc_measure *m,
 	qs.q = m->queue_len;
 	qs.q_t = pi->q_t;
 	ovc_pishare_step(&pi->share, dt, pi_share_offered(m),
-			ovc_meas_ok(adm) ? adm : 0.0, &qs, pi->tq, pi->p.tau);
+			ovc_meas_ok(adm) ? adm : 0.0, &qs, ovc_pi_tq_now(pi), pi->p.tau);
 	ovc_output_from_f(o, 1.0 - pi->alpha);
 	o->alpha = pi->alpha;
 	o->u = pi->u;
@@ -108,7 +108,7 @@ static double pi_drain_rate(const struct ovc_ctl *c, const struct ovc_output *o)
 
 static double pi_queue_target_s(const struct ovc_ctl *c)
 {
-	return c->u.pi.tq;
+	return ovc_pi_tq_now(&c->u.pi);
 }
 
 /* It refuses, at arrival (the share) and at the queue's output (alpha)

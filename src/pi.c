@@ -73,7 +73,6 @@ int ovc_pi_init(struct ovc_pi *s, const struct ovc_pi_params *p)
 	s->rho_m = p->rho_m > 0 ? p->rho_m : OVC_PI_RHO_M_START;
 	s->c_t = ovc_pi_c_target(p, 0);
 	s->expiry_s = 0.0;
-	s->tq = ovc_pi_tq(p, 0.0);
 	s->drain = -1.0;
 	ovc_pishare_init(&s->share);
 	return OVC_OK;
@@ -115,7 +114,6 @@ int ovc_pi_reconfigure(struct ovc_pi *s, const struct ovc_pi_params *p)
 		s->rho_m = p->rho_m;
 	if(p->c_target > 0)
 		s->c_t = p->c_target; /* else the derived one stays */
-	s->tq = ovc_pi_tq(p, s->expiry_s);
 	s->iq = clamp(s->iq, 0.0, p->u_max * s->rho_m);
 	s->u = clamp(s->u, 0.0, p->u_max);
 	return OVC_OK;
@@ -134,7 +132,11 @@ double ovc_pi_tq(const struct ovc_pi_params *p, double expiry_s)
 void ovc_pi_set_queue_expiry(struct ovc_pi *s, double expiry_s)
 {
 	s->expiry_s = isfinite(expiry_s) && expiry_s > 0.0 ? expiry_s : 0.0;
-	s->tq = ovc_pi_tq(&s->p, s->expiry_s);
+}
+
+double ovc_pi_tq_now(const struct ovc_pi *s)
+{
+	return ovc_pi_tq(&s->p, s->expiry_s);
 }
 
 /* One PI step with output range [lo, hi] and clamping anti-windup: the
@@ -173,7 +175,7 @@ int ovc_pi_step(struct ovc_pi *s, double dt_s, double cpu, double q,
 	/* filtered as measured, clamped after the filter */
 	ovc_ewma_update_dt(&s->c_f, ovc_cpu_reading(cpu), dt_s, s->p.tau_c);
 	/* queue loop (eq. 7), in INVITEs/s, then normalised by rho_M */
-	s->q_t = s->tq * s->rho_m * ovc_ewma_value(&s->r_f);
+	s->q_t = ovc_pi_tq_now(s) * s->rho_m * ovc_ewma_value(&s->r_f);
 	eq = q - s->q_t;
 	uq = pi_update(&s->iq, s->p.kpq, s->p.kiq, eq, dt_s, 0.0,
 			s->p.u_max * s->rho_m);

@@ -52,8 +52,8 @@ struct ovc_pi
 	double rho_m;			/* rho_M in force, INVITEs/s */
 	double c_t;				/* C_T in force, fraction (0, 1] */
 	double expiry_s;		/* the queue's expiry in force, s; 0: none
-							   (ovc_pi_set_queue_expiry()) */
-	double tq;				/* T_q in force, s (ovc_pi_tq()) */
+							   (ovc_pi_set_queue_expiry()); with p->tq
+							   it gives the T_q in force, ovc_pi_tq_now() */
 	double drain;			/* the drain u rho_M set by the last step,
 							   INVITEs/s; < 0: none (not stepped, or
 							   released: the queue drains freely) */
@@ -96,8 +96,12 @@ int ovc_pi_set_capacity(struct ovc_pi *s, double rho);
 double ovc_pi_tq(const struct ovc_pi_params *p, double expiry_s);
 
 /* Sets the in-core queue's expiry in force (s; <= 0 or not finite: none)
- * and with it the T_q in force (ovc_pi_tq()). */
+ * and with it the T_q in force (ovc_pi_tq_now()). */
 void ovc_pi_set_queue_expiry(struct ovc_pi *s, double expiry_s);
+
+/* The T_q in force for s, s: ovc_pi_tq() of its parameters and the
+ * queue's expiry it was last given. */
+double ovc_pi_tq_now(const struct ovc_pi *s);
 
 /* Fills p with 003's tuned gains and §IV-V constants. */
 void ovc_pi_defaults(struct ovc_pi_params *p);

@@ -323,7 +323,7 @@ START_TEST(test_pi_tq_within_expiry)
 	ck_assert_double_eq_tol(ovc_pi_tq(&p, 0.18), 0.09, 1e-15);
 	ck_assert_double_eq(ovc_pi_tq(&p, -1.0), 0.2);
 	ck_assert_int_eq(ovc_pi_init(&s, &p), OVC_OK);
-	ck_assert_double_eq(s.tq, 0.2); /* no expiry known yet */
+	ck_assert_double_eq(ovc_pi_tq_now(&s), 0.2); /* no expiry known yet */
 	/* r = 20 / 0.01 / 1000 = 2: q_T = T_q 1000 2 */
 	ovc_pi_set_queue_expiry(&s, 0.18);
 	ck_assert_int_eq(ovc_pi_step(&s, 0.01, 0.5, 0.0, 20.0), OVC_OK);
@@ -331,13 +331,13 @@ START_TEST(test_pi_tq_within_expiry)
 	/* a new pi.tq under the same expiry: clamped again */
 	p.tq = 0.03;
 	ck_assert_int_eq(ovc_pi_reconfigure(&s, &p), OVC_OK);
-	ck_assert_double_eq(s.tq, 0.03);
+	ck_assert_double_eq(ovc_pi_tq_now(&s), 0.03);
 	p.tq = 1.0;
 	ck_assert_int_eq(ovc_pi_reconfigure(&s, &p), OVC_OK);
-	ck_assert_double_eq_tol(s.tq, 0.09, 1e-15);
+	ck_assert_double_eq_tol(ovc_pi_tq_now(&s), 0.09, 1e-15);
 	/* the queue gone (no expiry): pi.tq as set */
 	ovc_pi_set_queue_expiry(&s, 0.0);
-	ck_assert_double_eq(s.tq, 1.0);
+	ck_assert_double_eq(ovc_pi_tq_now(&s), 1.0);
 }
 END_TEST
 
