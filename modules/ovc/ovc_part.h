@@ -48,7 +48,8 @@ struct ovc_part
 	 * epoch) */
 	void (*sample)(const struct ovc_tick *t);
 	/* ticker, each epoch before the controller's step: its figures into
-	 * m (zeroed before the first part) */
+	 * m (zeroed before the first part, but for the epoch's offered and
+	 * admitted counts, already in) */
 	void (*measure)(const struct ovc_tick *t, struct ovc_measure *m);
 	/* ticker, each epoch after a successful step of ctl (ovc's lock
 	 * held): acts on the controller's output out for measurement m */

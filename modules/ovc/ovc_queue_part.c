@@ -54,9 +54,9 @@ static int queue_child_init(int rank)
 	return 0;
 }
 
-/* INVITEs queued, dequeued and offered, and those that met pi's arrival
- * share, since start (or ovc.reset) at the last epoch (ticker) */
-static uint64_t queued_last, dequeued_last, offered_last, share_last;
+/* INVITEs queued and dequeued, and those that met pi's arrival share,
+ * since start (or ovc.reset) at the last epoch (ticker) */
+static uint64_t queued_last, dequeued_last, share_last;
 
 /* What a running total (now total) added since *last, its value at the
  * last call (a reset makes a total go back: counted from zero then). */
@@ -92,7 +92,7 @@ static void queue_measure(const struct ovc_tick *t, struct ovc_measure *meas)
 	double len, cap, scaled;
 	double in = invites_since(OVC_V_QUEUED, &queued_last);
 	double out = invites_since(OVC_V_DEQUEUED, &dequeued_last);
-	double offered = invites_since(OVC_V_OFFERED, &offered_last);
+	double offered = meas->offered[OVC_CLASS_INVITE];
 	double met =
 			since(atomic_load(&ovc->ev_total[OVC_E_SHARE_MET]), &share_last);
 
@@ -137,7 +137,7 @@ static void queue_apply(const struct ovc_ctl *ctl, const struct ovc_measure *m,
 
 	if(ovc_q == NULL)
 		return;
-	now_bounded = atomic_load(&ovc->alg) == OVC_ALG_PI && target_ms > 0
+	now_bounded = ovc_ctl_alg(ctl) == OVC_ALG_PI && target_ms > 0
 				  && target_ms < tq_ms;
 	if(now_bounded && !bounded)
 		LM_NOTICE("pi: queueing target %.0f ms in force: pi.tq %.0f ms is"

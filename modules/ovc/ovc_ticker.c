@@ -159,8 +159,8 @@ static void do_epoch(ovc_time_ns now)
 	meas.dt_s = epoch_last > 0 ? (double)(now - epoch_last) / 1e9 : 0;
 	epoch_last = now;
 	tick.now = now;
+	count_measure(&meas); /* the parts' measure hooks may read the counts */
 	ovc_parts_measure(&tick, &meas);
-	count_measure(&meas);
 	if(meas.dt_s <= 0 || meas.cpu < 0)
 		return; /* first epoch or no reading: keep the last decision */
 
