@@ -11,7 +11,8 @@
  * Epoch:  the parts measure (CPU, memory, queues, R-SOCA's arrivals) and
  *         the per-class offered/admitted since the last epoch are added;
  *         one ovc_ctl_step(); the acceptors' fractions are set from its
- *         output and the parts act on it.
+ *         output and the parts act on it. While no overload is evident,
+ *         not more often than the samples (epoch_due()).
  * Second: the figures in force at the second's end go into its row; the
  *         counts of the second before it (ended > 1 s ago, so no writer is
  *         still adding to it) are moved into the history ring.
@@ -261,6 +262,22 @@ static ovc_time_ns apply_reconfig(void)
 	return epoch;
 }
 
+/* While no overload is evident nothing is refused and the controller is
+ * released at every epoch, so a controller whose epoch is shorter than
+ * the receive-queue sample period (pi: 10 ms against 20 ms) steps with the
+ * samples rather than between them: a calm proxy wakes the ticker at the
+ * sample rate only (on the test machine each wake-up costs 30-120 us of
+ * CPU, and pi's ticker took 12 ms/s of an idle proxy's CPU against occ's
+ * 4; bench/RESULTS.md, "What an idle ovc costs"). Returns the time of the
+ * next epoch: next, or the next sample next_rxq when calm and that is
+ * later. */
+static ovc_time_ns epoch_due(ovc_time_ns next, ovc_time_ns next_rxq)
+{
+	if(ovc_overloaded() || next_rxq <= next)
+		return next;
+	return next_rxq;
+}
+
 static ovc_time_ns min3(ovc_time_ns a, ovc_time_ns b, ovc_time_ns c)
 {
 	ovc_time_ns m = a < b ? a : b;
@@ -303,6 +320,7 @@ void ovc_ticker_run(void)
 			next_epoch += epoch;
 			if(next_epoch <= now)
 				next_epoch = now + epoch; /* fell behind: re-base */
+			next_epoch = epoch_due(next_epoch, next_rxq);
 		}
 		if(now >= next_sec) {
 			done = end_second(now, now / OVC_NS_PER_S - 1, done);

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Every algorithm on one CPU-capped kamailio, switched live through RPC
 # (ovc.set algorithm): below capacity it rejects nothing, under ~3x
-# overload it rejects (none never does); the per-second history keeps
-# balancing across the switches and names the algorithm in force.
+# overload it rejects (none never does); below capacity the ticker steps
+# it no more often than it samples the receive queue; the per-second
+# history keeps balancing across the switches and names the algorithm in
+# force.
 . "$(dirname "$0")/lib.sh"
 
 ALGS=${ALGS:-"none occ occupancy aro bbc sired rsoca pi"}
@@ -29,6 +31,7 @@ rpc ovc.set aro.alpha_target 1 >/dev/null
 rpc ovc.set rsoca.cmax 0.8 >/dev/null
 rpc ovc.set rsoca.cmin 0.5 >/dev/null
 
+sample_ms=$(rpc ovc.get rxq.sample_ms | awk '$1 == "rxq.sample_ms:" { print $2 }')
 for a in $ALGS; do
 	if ! out=$(rpc ovc.set algorithm "$a" 2>&1) || printf '%s' "$out" | grep -q error; then
 		fail "ovc.set algorithm $a: $out"
@@ -37,7 +40,11 @@ for a in $ALGS; do
 	sleep 4 # the previous overload drains; the new controller starts at f=1
 	rej0=$(stats_class invite rejected)
 	off0=$(stats_class invite offered)
+	ep0=$(stats_val epochs)
+	t0=$(date +%s%N)
 	uac_run "${a}_low" 50 150
+	ep_s=$(awk -v e="$(($(stats_val epochs) - ep0))" -v t="$(($(date +%s%N) - t0))" \
+		'BEGIN { printf "%.1f", e * 1e9 / t }')
 	low_rej=$(($(stats_class invite rejected) - rej0))
 	low_off=$(($(stats_class invite offered) - off0))
 	UAC_TIMEOUT=$((OVER_SECS + 2)) uac_run "${a}_over" "$OVER_RATE" \
@@ -49,6 +56,10 @@ for a in $ALGS; do
 		"overload rejected=$over_rej (503 at the UAC: $r503)"
 	check "$a is in force" "\"$alg_now\" == \"$a\""
 	check "$a rejects nothing below capacity" "$low_off == 150 && $low_rej == 0"
+	# a calm proxy's ticker steps the controller with the receive-queue
+	# samples, not on an epoch shorter than them (pi's, bbc's 10 ms)
+	check "$a steps at most with the samples while calm ($ep_s/s)" \
+		"$ep_s <= 1.3 * 1000 / $sample_ms"
 	if [ "$a" = none ]; then
 		check "none never rejects" "$over_rej == 0"
 	else
