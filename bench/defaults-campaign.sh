@@ -4,9 +4,10 @@
 # `ovc_admit()` and nothing else (issue 15). The integration tests' proxy
 # (configs/ovc-proxy.cfg: stateful, record-route, one UDP worker) in a
 # cgroup capped at QUOTA_US per 100 ms on loopback; its capacity rho_M is
-# calibrated in the same campaign (no control: the highest rate of CAL_RATES
-# whose calls, offered for SECS seconds, all complete with >= 97 % set up
-# within 500 ms), unless CAP is given. Then, for every offered multiple
+# calibrated in the same campaign (no control: the highest rate, going up
+# CAL_RATES and past its end while they pass, whose calls, offered for SECS
+# seconds, all complete with >= 97 % set up within 500 ms), unless CAP is
+# given. Then, for every offered multiple
 # of rho_M in MULTS and every arm in ARMS, one SECS-second run of the
 # 503-aware SIPp UAC (-d 0,
 # retransmissions at T1 = 500 ms doubling); figures over the steady window
@@ -49,31 +50,51 @@ cp "$MOD" "$T_DIR/ovc.so"
 MOD="$T_DIR/ovc.so"
 digest=$(sha256sum "$MOD" | cut -c1-12)
 
-# calibrate: rho_M of the plain proxy (sets CAP), with runs as long as
-# the campaign's: a rate slightly above capacity needs many seconds to
-# fill the buffers and collapse
+# cal_pass R: one calibration run of the plain proxy at R calls/s; true
+# when every call completed, none failed and >= 97 % were set up within
+# 500 ms. Runs as long as the campaign's: a rate slightly above capacity
+# needs many seconds to fill the buffers and collapse.
+cal_pass() {
+	local r=$1 done_ timely failed calls
+	kam_start -c "$cg" -n "cal$r" NO_OVC || return 1
+	uas_start "cal${r}_uas"
+	UAC_TIMEOUT=$((SECS + 30)) uac_run "cal${r}_uac" "$r" $((r * SECS))
+	uas_stop
+	kam_stop
+	calls=$((r * SECS))
+	done_=$(counts_col "cal${r}_uas" 2_ACK_Recv)
+	timely=$(timely_window "cal${r}_uac" 0 100000)
+	failed=$(stat_col "cal${r}_uac" 'FailedCall(C)')
+	log "calibrate $r/s: completed $done_ timely $timely failed $failed of $calls"
+	echo "$r,$done_,$timely,$failed,$(date -u +%FT%TZ)" >>"$OUT/calibration.csv"
+	awk "BEGIN { exit !($done_ == $calls && $failed == 0 && $timely >= 0.97 * $calls) }"
+}
+
+# calibrate: rho_M of the plain proxy (sets CAP), the highest rate that
+# passes (cal_pass) going up CAL_RATES; when the last of them passes too
+# (a faster machine, another memory manager), on upwards by the list's
+# last step until a rate fails, at most CAL_MORE rates more, so that the
+# capacity is measured, never the top of a list taken for it.
 calibrate() {
-	local r done_ timely failed calls
+	local r prev=0 step=25 more=${CAL_MORE:-12}
 	CAP=0
 	for r in $CAL_RATES; do
-		kam_start -c "$cg" -n "cal$r" NO_OVC || continue
-		uas_start "cal${r}_uas"
-		UAC_TIMEOUT=$((SECS + 30)) uac_run "cal${r}_uac" "$r" $((r * SECS))
-		uas_stop
-		kam_stop
-		calls=$((r * SECS))
-		done_=$(counts_col "cal${r}_uas" 2_ACK_Recv)
-		timely=$(timely_window "cal${r}_uac" 0 100000)
-		failed=$(stat_col "cal${r}_uac" 'FailedCall(C)')
-		log "calibrate $r/s: completed $done_ timely $timely failed $failed of $calls"
-		echo "$r,$done_,$timely,$failed,$(date -u +%FT%TZ)" >>"$OUT/calibration.csv"
-		if awk "BEGIN { exit !($done_ == $calls && $failed == 0 && $timely >= 0.97 * $calls) }"; then
-			CAP=$r
-		else
-			break
-		fi
+		[ "$prev" -eq 0 ] || step=$((r - prev))
+		prev=$r
+		cal_pass "$r" || { log "rho_M = $CAP calls/s"; return; }
+		CAP=$r
 		sleep 1
 	done
+	[ "$step" -gt 0 ] || step=25
+	r=$CAP
+	while [ "$more" -gt 0 ]; do
+		r=$((r + step))
+		more=$((more - 1))
+		cal_pass "$r" || break
+		CAP=$r
+		sleep 1
+	done
+	[ "$more" -gt 0 ] || log "every rate passed up to $CAP/s (CAL_MORE): rho_M is at least that"
 	log "rho_M = $CAP calls/s"
 }
 
