@@ -10,7 +10,6 @@
  */
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/sr_module.h"
@@ -257,23 +256,12 @@ error:
 
 static int child_init(int rank)
 {
-	int pid;
-
 	if(rank == PROC_INIT)
 		return ovc_parts_child_init(rank); /* sockets open, not forked */
 	if(rank != PROC_MAIN)
 		return 0;
-	pid = ovc_proc_fork(PROC_NOCHLDINIT, "ovc ticker");
-	if(pid < 0)
+	if(ovc_proc_run(PROC_NOCHLDINIT, "ovc ticker", ovc_ticker_run) < 0)
 		return -1;
-	if(pid == 0) {
-		if(ovc_proc_must_stop())
-			exit(0);
-		if(cfg_child_init())
-			return -1;
-		ovc_ticker_run();
-		exit(0); /* not reached */
-	}
 	/* the parts' processes: queue workers, reaper */
 	return ovc_parts_child_init(rank);
 }

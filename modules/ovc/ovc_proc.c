@@ -3,9 +3,11 @@
  * ovc - processes tied to Kamailio's main one (see ovc_proc.h).
  */
 #include <signal.h>
+#include <stdlib.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "core/cfg/cfg_struct.h"
 #include "core/dprint.h"
 #include "core/pt.h"
 
@@ -44,4 +46,18 @@ int ovc_proc_fork(int rank, char *desc)
 int ovc_proc_must_stop(void)
 {
 	return must_stop;
+}
+
+int ovc_proc_run(int rank, char *desc, void (*run)(void))
+{
+	int pid = ovc_proc_fork(rank, desc);
+
+	if(pid != 0)
+		return pid;
+	if(ovc_proc_must_stop())
+		exit(0);
+	if(cfg_child_init())
+		return -1;
+	run();
+	exit(0);
 }

@@ -20,4 +20,12 @@ int ovc_proc_fork(int rank, char *desc);
  * 0 otherwise. */
 int ovc_proc_must_stop(void);
 
+/* Forks (ovc_proc_fork()) a process of ovc's that has nothing to finish
+ * at a stop, and runs run() in it: the child exits at once when the
+ * server stops already (ovc_proc_must_stop()), else sets up Kamailio's
+ * per-process configuration, runs run() and exits when it returns.
+ * Returns, in the main process, the child's pid or < 0 on error; in the
+ * child, -1 when its configuration could not be set up. */
+int ovc_proc_run(int rank, char *desc, void (*run)(void));
+
 #endif

@@ -15,7 +15,6 @@
  * without any reply; then the reference is dropped.
  */
 #include <stdio.h>
-#include <stdlib.h>
 
 #include "core/cfg/cfg_struct.h"
 #include "core/dprint.h"
@@ -183,21 +182,8 @@ static void reaper_run(void)
 
 int ovc_reaper_fork(void)
 {
-	int pid;
-
 	if(!ovc_tr_tm_ok)
 		return 0;
 	/* a rank whose child_init runs in every module: tm works there */
-	pid = ovc_proc_fork(PROC_RPC, "ovc reaper");
-	if(pid < 0)
-		return -1;
-	if(pid == 0) {
-		if(ovc_proc_must_stop())
-			exit(0);
-		if(cfg_child_init())
-			return -1;
-		reaper_run();
-		exit(0); /* not reached */
-	}
-	return 0;
+	return ovc_proc_run(PROC_RPC, "ovc reaper", reaper_run) < 0 ? -1 : 0;
 }
