@@ -55,19 +55,11 @@ digest=$(sha256sum "$MOD" | cut -c1-12)
 # 500 ms. Runs as long as the campaign's: a rate slightly above capacity
 # needs many seconds to fill the buffers and collapse.
 cal_pass() {
-	local r=$1 done_ timely failed calls
-	kam_start -c "$cg" -n "cal$r" NO_OVC || return 1
-	uas_start "cal${r}_uas"
-	UAC_TIMEOUT=$((SECS + 30)) uac_run "cal${r}_uac" "$r" $((r * SECS))
-	uas_stop
-	kam_stop
-	calls=$((r * SECS))
-	done_=$(counts_col "cal${r}_uas" 2_ACK_Recv)
-	timely=$(timely_window "cal${r}_uac" 0 100000)
-	failed=$(stat_col "cal${r}_uac" 'FailedCall(C)')
-	log "calibrate $r/s: completed $done_ timely $timely failed $failed of $calls"
-	echo "$r,$done_,$timely,$failed,$(date -u +%FT%TZ)" >>"$OUT/calibration.csv"
-	awk "BEGIN { exit !($done_ == $calls && $failed == 0 && $timely >= 0.97 * $calls) }"
+	local r=$1 calls=$(($1 * SECS))
+	plain_run "$cg" "cal$r" "$r" "$SECS" || return 1
+	log "calibrate $r/s: completed $PLAIN_DONE timely $PLAIN_TIMELY failed $PLAIN_FAILED of $calls"
+	echo "$r,$PLAIN_DONE,$PLAIN_TIMELY,$PLAIN_FAILED,$(date -u +%FT%TZ)" >>"$OUT/calibration.csv"
+	awk "BEGIN { exit !($PLAIN_DONE == $calls && $PLAIN_FAILED == 0 && $PLAIN_TIMELY >= 0.97 * $calls) }"
 }
 
 # calibrate: rho_M of the plain proxy (sets CAP), the highest rate that

@@ -17,19 +17,12 @@ cg=$(cg_make "$QUOTA_US" 100000)
 cap=0
 printf '%8s %10s %10s %8s\n' offered completed timely failed
 for r in "${rates[@]}"; do
-	kam_start -c "$cg" -n "k$r" NO_OVC
-	uas_start "uas$r"
-	UAC_TIMEOUT=$((SECS + 40)) uac_run "uac$r" "$r" $((r * SECS))
-	uas_stop
-	kam_stop
+	plain_run "$cg" "k$r" "$r" "$SECS" || continue
 	calls=$((r * SECS))
-	done_=$(counts_col "uas$r" 2_ACK_Recv)
-	timely=$(timely_window "uac$r" 0 100000)
-	failed=$(stat_col "uac$r" 'FailedCall(C)')
 	printf '%8s %10.1f %10.1f %8s\n' "$r" \
-		"$(awk "BEGIN { print $done_ / $SECS }")" \
-		"$(awk "BEGIN { print $timely / $SECS }")" "$failed"
-	if awk "BEGIN { exit !($done_ == $calls && $failed == 0 && $timely >= 0.95 * $calls) }"; then
+		"$(awk "BEGIN { print $PLAIN_DONE / $SECS }")" \
+		"$(awk "BEGIN { print $PLAIN_TIMELY / $SECS }")" "$PLAIN_FAILED"
+	if awk "BEGIN { exit !($PLAIN_DONE == $calls && $PLAIN_FAILED == 0 && $PLAIN_TIMELY >= 0.95 * $calls) }"; then
 		cap=$r
 	fi
 done

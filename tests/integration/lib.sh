@@ -455,6 +455,23 @@ load_scale() {
 # and 332 calls/s on the same machine within two hours).
 PROBE_MS=${PROBE_MS:-200}
 
+# plain_run CG NAME RATE SECS: Kamailio without ovc (kamailio NAME) in
+# cgroup CG offered RATE calls/s for SECS by uac_run (UAC NAME_uac, UAS
+# NAME_uas); sets PLAIN_DONE (calls whose ACK reached the UAS),
+# PLAIN_TIMELY (set up within 500 ms) and PLAIN_FAILED (SIPp's failed
+# calls). Returns 1 when kamailio did not start.
+plain_run() {
+	local cg=$1 name=$2 rate=$3 secs=$4
+	kam_start -c "$cg" -n "$name" NO_OVC || return 1
+	uas_start "${name}_uas"
+	UAC_TIMEOUT=$((secs + 30)) uac_run "${name}_uac" "$rate" $((rate * secs))
+	uas_stop
+	kam_stop
+	PLAIN_DONE=$(counts_col "${name}_uas" 2_ACK_Recv)
+	PLAIN_TIMELY=$(timely_window "${name}_uac" 0 100000)
+	PLAIN_FAILED=$(stat_col "${name}_uac" 'FailedCall(C)')
+}
+
 # plain_on_time CG NAME RATE SECS: the proxy in cgroup CG deciding nothing
 # (`none`, kamailio NAME) offered RATE calls/s for SECS (probe_run, its
 # UAC in NAME_uac); PROBE_LATE, PROBE_WHY and PROBE_AT say how it went.
