@@ -58,20 +58,11 @@ static int queue_child_init(int rank)
  * since start (or ovc.reset) at the last epoch (ticker) */
 static uint64_t queued_last, dequeued_last, share_last;
 
-/* What a running total (now total) added since *last, its value at the
- * last call (a reset makes a total go back: counted from zero then). */
-static double since(uint64_t total, uint64_t *last)
-{
-	uint64_t d = total >= *last ? total - *last : total;
-
-	*last = total;
-	return (double)d;
-}
-
 /* The INVITE total v (OVC_V_QUEUED, OVC_V_DEQUEUED, ...) since *last. */
 static double invites_since(int v, uint64_t *last)
 {
-	return since(atomic_load(&ovc->total.v[OVC_CLASS_INVITE][v]), last);
+	return (double)ovc_total_since(
+			atomic_load(&ovc->total.v[OVC_CLASS_INVITE][v]), last);
 }
 
 /* The queue signal for the controllers. Without the in-core queue (or for
@@ -93,8 +84,8 @@ static void queue_measure(const struct ovc_tick *t, struct ovc_measure *meas)
 	double in = invites_since(OVC_V_QUEUED, &queued_last);
 	double out = invites_since(OVC_V_DEQUEUED, &dequeued_last);
 	double offered = meas->offered[OVC_CLASS_INVITE];
-	double met =
-			since(atomic_load(&ovc->ev_total[OVC_E_SHARE_MET]), &share_last);
+	double met = (double)ovc_total_since(
+			atomic_load(&ovc->ev_total[OVC_E_SHARE_MET]), &share_last);
 
 	if(rx_limit > 0) {
 		meas->queue_cap = OVC_RXQ_SCALE;

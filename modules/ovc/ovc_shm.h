@@ -174,6 +174,17 @@ static inline void ovc_count_pair(
 	atomic_fetch_add_explicit(slot, 1, memory_order_relaxed);
 }
 
+/* What a since-start total, total now, added since *last (its value at
+ * the last call, which it becomes): an ovc.reset makes a total go back,
+ * and it is counted from zero then. One reader per *last. */
+static inline uint64_t ovc_total_since(uint64_t total, uint64_t *last)
+{
+	uint64_t d = total >= *last ? total - *last : total;
+
+	*last = total;
+	return d;
+}
+
 /* Lowers *m to v when v is smaller. Lock-free. */
 static inline void ovc_min_store(_Atomic uint64_t *m, uint64_t v)
 {

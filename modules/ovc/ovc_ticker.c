@@ -113,14 +113,12 @@ static void count_measure(struct ovc_measure *m)
 	int c;
 
 	for(c = 0; c < OVC_CLASS_COUNT; c++) {
-		uint64_t o = atomic_load(&ovc->total.v[c][OVC_V_OFFERED]);
-		uint64_t a = atomic_load(&ovc->total.v[c][OVC_V_ADMITTED]);
-
-		/* a reset makes totals go back: count from zero then */
-		m->offered[c] = o >= epoch_offered[c] ? o - epoch_offered[c] : o;
-		m->admitted[c] = a >= epoch_admitted[c] ? a - epoch_admitted[c] : a;
-		epoch_offered[c] = o;
-		epoch_admitted[c] = a;
+		m->offered[c] =
+				ovc_total_since(atomic_load(&ovc->total.v[c][OVC_V_OFFERED]),
+						&epoch_offered[c]);
+		m->admitted[c] =
+				ovc_total_since(atomic_load(&ovc->total.v[c][OVC_V_ADMITTED]),
+						&epoch_admitted[c]);
 	}
 }
 
