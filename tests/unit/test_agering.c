@@ -8,9 +8,9 @@
 #include <check.h>
 #include <math.h>
 #include <pthread.h>
-#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ovc/agering.h"
 #include "suites.h"

@@ -525,10 +525,6 @@ START_TEST(test_release_every_alg)
 }
 END_TEST
 
-/* pi's CPU loop holds all the CPU at C_T, refusing included (003 eq. 1):
- * the admitted work at 0.85 plus 0.1 spent refusing is above its 0.9.
- * With the refusals left out (t_queue, 2026-11-25) the loop saw its target
- * met while the proxy ran at its capacity and its queue sat at expiry. */
 /* Two pi controllers in the same state, rho_M 500 INVITEs/s. */
 static void pi_pair(struct ovc_ctl *a, struct ovc_ctl *b)
 {
@@ -540,6 +536,10 @@ static void pi_pair(struct ovc_ctl *a, struct ovc_ctl *b)
 	*b = *a; /* plain values: a copy is the same controller */
 }
 
+/* pi's CPU loop holds all the CPU at C_T, refusing included (003 eq. 1):
+ * the admitted work at 0.85 plus 0.1 spent refusing is above its 0.9.
+ * With the refusals left out (t_queue, 2026-11-25) the loop saw its target
+ * met while the proxy ran at its capacity and its queue sat at expiry. */
 START_TEST(test_pi_cpu_counts_refusals)
 {
 	struct ovc_ctl with, without;
