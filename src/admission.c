@@ -100,7 +100,7 @@ static int cancel_queued(const struct ovc_adm_state *st,
 
 	if(r->m != OVC_M_CANCEL || r->sc == NULL || !cfg->queue_on)
 		return 0;
-	v->key = ovc_sip_request_key(st->secret, r->buf, r->sc);
+	v->key = ovc_sip_request_key(st->secret, r->buf, r->sc, r->src);
 	rc = ovc_rejmem_cas(st->mem, v->key, cfg->now_s, OVC_ADM_MEMORY_S,
 			OVC_REJMEM_QUEUED, OVC_REJMEM_CANCELLED, &prev);
 	if(rc == 0 && prev == OVC_REJMEM_CANCELLED) {
@@ -237,7 +237,7 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 	if(initial && src->age_ns != NULL)
 		age = src->age_ns(src->ctx);
 	if(r->sc != NULL)
-		v->key = ovc_sip_request_key(st->secret, r->buf, r->sc);
+		v->key = ovc_sip_request_key(st->secret, r->buf, r->sc, r->src);
 	if(remembered(st, cfg, r, v))
 		return;
 	/* below capacity a wait is a burst the proxy absorbs, not a loss:
@@ -383,7 +383,7 @@ void ovc_adm_next_hop(const struct ovc_adm_state *st,
 		return;
 	id = hop->fb != NULL ? hop->fb->hash : hop->id;
 	if(r->sc != NULL && id != 0)
-		v->key = hop_key(ovc_sip_request_key(st->secret, r->buf, r->sc), id);
+		v->key = hop_key(ovc_sip_request_key(st->secret, r->buf, r->sc, r->src), id);
 	prev = -1;
 	if(v->key != 0)
 		prev = ovc_rejmem_get(st->mem, v->key, cfg->now_s, OVC_ADM_MEMORY_S);

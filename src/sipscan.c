@@ -137,14 +137,29 @@ static const struct
 		{"PUBLISH", 7, OVC_M_PUBLISH},
 };
 
-/* method names are case-sensitive (RFC 3261 7.1) */
+/* 1 when the len bytes at a and at b are equal, letters compared in any
+ * case */
+static int same_name_anycase(const char *a, const char *b, size_t len)
+{
+	size_t i;
+
+	for(i = 0; i < len; i++)
+		if(ovc_lower((unsigned char)a[i]) != ovc_lower((unsigned char)b[i]))
+			return 0;
+	return 1;
+}
+
+/* Method names are case-sensitive in RFC 3261 (7.1), but Kamailio's
+ * parser matches the methods it knows in any case ("invite" is an INVITE
+ * transaction to it, and relayed as one): ovc classes a request as the
+ * server will act on it, so the match ignores case too. */
 static enum ovc_sip_method method_of(const char *buf, struct ovc_span s)
 {
 	size_t i;
 
 	for(i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
 		if(methods[i].len == s.len
-				&& memcmp(buf + s.off, methods[i].name, s.len) == 0)
+				&& same_name_anycase(buf + s.off, methods[i].name, s.len))
 			return methods[i].m;
 	}
 	return OVC_M_OTHER;
@@ -937,10 +952,36 @@ int ovc_sip_totag(uint64_t secret, const char *buf,
 	return OVC_TOTAG_LEN;
 }
 
-uint64_t ovc_sip_request_key(
-		uint64_t secret, const char *buf, const struct ovc_sip_scan *s)
+/* The method whose transaction a request belongs to for the key: a
+ * CANCEL and the ACK to a non-2xx reply carry their INVITE's branch (RFC
+ * 3261 9.1, 17.1.1.3) and are keyed as it. */
+static enum ovc_sip_method key_method(enum ovc_sip_method m)
 {
-	return mix64(totag_hash(secret, buf, s) ^ (uint64_t)s->cseq_num);
+	return m == OVC_M_CANCEL || m == OVC_M_ACK ? OVC_M_INVITE : m;
+}
+
+uint64_t ovc_sip_request_key(uint64_t secret, const char *buf,
+		const struct ovc_sip_scan *s, uint64_t src)
+{
+	unsigned char w[8 + 2 + 1], sep = 0xff;
+	uint64_t h;
+	int i;
+
+	h = totag_hash(secret, buf, s) ^ (uint64_t)s->cseq_num;
+	/* the transaction (RFC 3261 17.2.3): top Via branch and sent-by,
+	 * method; and the transport source it came from */
+	h = fnv1a(h, (const unsigned char *)buf + s->via1_branch.off,
+			s->via1_branch.len);
+	h = fnv1a(h, &sep, 1);
+	h = fnv1a(h, (const unsigned char *)buf + s->via1_host.off,
+			s->via1_host.len);
+	for(i = 0; i < 8; i++)
+		w[i] = (unsigned char)(src >> (8 * i));
+	w[8] = (unsigned char)(s->via1_port >> 8);
+	w[9] = (unsigned char)s->via1_port;
+	w[10] = (unsigned char)key_method(s->method);
+	h = fnv1a(h, w, sizeof(w));
+	return mix64(h ^ secret);
 }
 
 /* 1 when the request's To-tag is the one ovc would give it. */

@@ -101,6 +101,7 @@ static unsigned one(const struct ovc_adm_state *st, struct ovc_adm_cfg *cfg,
 	r.sc = &sc;
 	r.ruri = buf + sc.ruri.off;
 	r.ruri_len = sc.ruri.len;
+	r.src = 1;
 	ovc_adm_decide(st, cfg, src, &r, &v);
 	return (unsigned)v.act;
 }

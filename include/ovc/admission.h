@@ -51,6 +51,9 @@ struct ovc_adm_req
 									  understood (no decision memory) */
 	const char *ruri;		   /* Request-URI (for the emergency match) */
 	size_t ruri_len;		   /* its length, bytes */
+	uint64_t src; /* the transport source it came from (protocol, address,
+					 port) as the caller identifies it, 0: unknown; part
+					 of its identity in the decision memory */
 };
 
 /* Is r a new call's INVITE (an initial INVITE: what smart forwarding

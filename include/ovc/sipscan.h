@@ -118,12 +118,17 @@ int ovc_sip_totag(uint64_t secret, const char *buf,
 int ovc_sip_is_own_totag(
 		uint64_t secret, const char *buf, const struct ovc_sip_scan *s);
 
-/* A 64-bit identity of the scanned request for ovc's memory of rejected
- * requests: a hash of (secret, Call-ID, From tag, CSeq number), the same
- * for a request and its retransmissions, different for a new attempt with
- * a new CSeq. */
-uint64_t ovc_sip_request_key(
-		uint64_t secret, const char *buf, const struct ovc_sip_scan *s);
+/* A 64-bit identity of the scanned request for ovc's memory of decisions:
+ * a hash of (secret, Call-ID, From tag, CSeq number, top Via branch and
+ * sent-by, method, and src: the caller's identity of the transport source
+ * the request came from, e.g. a hash of protocol, address and port; 0 when
+ * unknown). A retransmission is the same transaction (RFC 3261 17.2.3)
+ * from the same source and gets the same key; a request that reuses
+ * another's Call-ID, From tag and CSeq with a new branch, or from another
+ * source, is a new request with a key of its own. A CANCEL and the ACK to
+ * a non-2xx reply get their INVITE's key. */
+uint64_t ovc_sip_request_key(uint64_t secret, const char *buf,
+		const struct ovc_sip_scan *s, uint64_t src);
 
 /* Reply parameters. */
 struct ovc_reply_params

@@ -354,6 +354,7 @@ static void request_of_scan(struct sip_msg *msg, const struct ovc_sip_scan *sc,
 	r->sc = sc;
 	r->ruri = msg->first_line.u.request.uri.s;
 	r->ruri_len = (size_t)msg->first_line.u.request.uri.len;
+	r->src = ovc_source_id(&msg->rcv);
 }
 
 void ovc_admit_request(struct sip_msg *msg, struct ovc_sip_scan *scan,

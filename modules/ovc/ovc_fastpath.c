@@ -122,6 +122,7 @@ static int dgram_in(sr_event_param_t *evp, int *refused)
 	r.sc = &sc;
 	r.ruri = buf + sc.ruri.off;
 	r.ruri_len = sc.ruri.len;
+	r.src = ovc_source_id(rcv);
 	ovc_admit_settings(&cfg);
 	ovc_admit_decide(&cfg, &r,
 			rcv->bind_address != NULL ? rcv->bind_address->socket : -1, &v);

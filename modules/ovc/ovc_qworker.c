@@ -92,6 +92,7 @@ static void handle(struct ovc_qitem *it, ovc_time_ns now)
 	r.m = OVC_M_INVITE;
 	r.buf = it->buf;
 	r.len = (size_t)it->len;
+	r.src = ovc_source_id(&it->rcv);
 	request_uri(it->buf, it->len, &r.ruri, &r.ruri_len);
 	ovc_admit_settings(&cfg);
 	ovc_adm_dequeue(ovc_admit_state(), &cfg, &r, it->key, now - it->t_enq,

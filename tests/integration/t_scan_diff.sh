@@ -7,9 +7,10 @@
 # check-fuzz has grown here, to look for new differences) that the scanner
 # accepts is sent to a
 # Kamailio without ovc that logs what its parser reads. For each one,
-# Kamailio must route it and read the same method, Call-ID, CSeq number,
-# top Via branch and To tag: what the fast path decides on is what
-# Kamailio would have seen. Messages are sent in order, each followed by
+# Kamailio must route it and read the same method (its id, $rmid: the
+# class Kamailio acts on, whatever the spelling: "invite" is an INVITE to
+# it), Call-ID, CSeq number, top Via branch and To tag (in-dialog or
+# not): what the fast path decides on is what Kamailio would have seen. Messages are sent in order, each followed by
 # an OPTIONS marker, to one UDP worker; the log lines between two markers
 # belong to the message between them.
 . "$(dirname "$0")/lib.sh"
@@ -63,6 +64,8 @@ awk -F'\t' '
 	  if(a[2] ~ /^ovcdiff-marker-[0-9]+$/) { m = substr(a[2], 16) + 0
 		  got[m] = cur; cur = ""; next }
 	  if(a[3] ~ /^[0-9]+$/) a[3] = a[3] + 0
+	  # the methods past PUBLISH (KDMQ, GET, ..., OTHER) are "other"
+	  if(a[1] !~ /^[0-9]+$/ || a[1] + 0 > 8192 || a[1] + 0 == 0) a[1] = "other"
 	  line = a[1] "\t" a[2] "\t" a[3] "\t" a[4] "\t" a[5]
 	  cur = cur == "" ? line : cur " + " line }
 	END {

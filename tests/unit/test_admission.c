@@ -148,6 +148,7 @@ static void req(const char *msg, struct ovc_adm_req *r, struct ovc_sip_scan *sc)
 	r->sc = sc;
 	r->ruri = msg + sc->ruri.off;
 	r->ruri_len = sc->ruri.len;
+	r->src = 42; /* one source, unless a test says otherwise */
 }
 
 /* Decides msg; returns the act, fills *v. */
@@ -267,6 +268,58 @@ START_TEST(test_retransmission_admitted)
 	ck_assert_int_eq(decide(invite, &v), OVC_ADM_ADMIT);
 	ck_assert_uint_eq(v.flags, 0);
 	ck_assert_int_eq(decide(invite2, &v), OVC_ADM_REJECT);
+}
+END_TEST
+
+/* Decides msg as sent from source src; returns the act. */
+static enum ovc_adm_act decide_from(
+		const char *msg, uint64_t from, struct ovc_adm_verdict *v)
+{
+	struct ovc_sip_scan sc;
+	struct ovc_adm_req r;
+
+	req(msg, &r, &sc);
+	r.src = from;
+	ovc_adm_decide(&st, &cfg, &src, &r, v);
+	return v->act;
+}
+
+/* invite's Call-ID, From tag and CSeq with another branch and Request-URI:
+ * a new request that reuses an admitted one's identity */
+static const char replay[] =
+		"INVITE sip:mallory@biloxi.example.com SIP/2.0\r\n"
+		"Via: SIP/2.0/UDP pc33.atlanta.example.com;branch=z9hG4bKreplay1\r\n"
+		"Max-Forwards: 70\r\n"
+		"From: \"Alice\" <sip:alice@atlanta.example.com>;tag=9fxced76sl\r\n"
+		"Call-ID: 3848276298220188511@atlanta.example.com\r\n"
+		"To: Bob <sip:bob@biloxi.example.com>\r\n"
+		"CSeq: 1 INVITE\r\n"
+		"\r\n";
+
+/* Only the same transaction from the same source is a retransmission
+ * (RFC 3261 17.2.3): a request that reuses an admitted INVITE's Call-ID,
+ * From tag and CSeq with a new branch, or the same bytes from another
+ * source, is decided as new; and a third party that sends a victim's
+ * identity first cannot get the victim's INVITE refused. */
+START_TEST(test_replay_is_new)
+{
+	struct ovc_adm_verdict v;
+
+	ck_assert_int_eq(decide_from(invite, 42, &v), OVC_ADM_ADMIT);
+	ovc_acceptor_set(&acc, 0.0);
+	/* the genuine retransmission: its original's admission */
+	ck_assert_int_eq(decide_from(invite, 42, &v), OVC_ADM_ADMIT);
+	/* replays: new requests, refused at f = 0 */
+	ck_assert_int_eq(decide_from(replay, 42, &v), OVC_ADM_REJECT);
+	ck_assert_int_eq(decide_from(invite, 43, &v), OVC_ADM_REJECT);
+	/* the converse: a forged copy refused and answered first */
+	ovc_rejmem_init(mem);
+	ck_assert_int_eq(decide_from(replay, 43, &v), OVC_ADM_REJECT);
+	ovc_adm_replied(&st, &cfg, &v);
+	ck_assert_int_eq(decide_from(invite, 43, &v), OVC_ADM_REJECT);
+	ovc_adm_replied(&st, &cfg, &v);
+	ovc_acceptor_set(&acc, 1.0);
+	ck_assert_int_eq(decide_from(invite, 42, &v), OVC_ADM_ADMIT);
 }
 END_TEST
 
@@ -946,6 +999,7 @@ Suite *make_suite_admission(void)
 	tcase_add_test(tc, test_dry_run_never_refuses);
 	tcase_add_test(tc, test_retransmission_rejected);
 	tcase_add_test(tc, test_retransmission_admitted);
+	tcase_add_test(tc, test_replay_is_new);
 	tcase_add_test(tc, test_age);
 	tcase_add_test(tc, test_age_only_in_overload);
 	tcase_add_test(tc, test_late_call);

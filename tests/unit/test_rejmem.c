@@ -136,32 +136,56 @@ START_TEST(test_rejmem_many)
 }
 END_TEST
 
-/* the key of a request: equal for its retransmission, different for a new
- * CSeq, a new Call-ID or another secret */
+/* The key of a request: the same for its retransmissions (same
+ * transaction, same source); another for a new attempt (new branch and
+ * CSeq), another call, another secret, and for a replay that reuses an
+ * admitted INVITE's Call-ID, From tag and CSeq with a new branch, from
+ * another source or with another sent-by (RFC 3261 17.2.3: a new request,
+ * decided as one). A CANCEL of the INVITE shares its key. */
 START_TEST(test_rejmem_request_key)
 {
-	static const char *fmt = "INVITE sip:b@example.com SIP/2.0\r\n"
-							 "Via: SIP/2.0/UDP 192.0.2.1:5060;branch=z9hG4bK%s\r\n"
+	static const char *fmt = "%s sip:b@example.com SIP/2.0\r\n"
+							 "Via: SIP/2.0/UDP %s;branch=z9hG4bK%s\r\n"
 							 "From: <sip:a@example.com>;tag=ft1\r\n"
 							 "To: <sip:b@example.com>\r\n"
 							 "Call-ID: %s\r\n"
-							 "CSeq: %d INVITE\r\n"
+							 "CSeq: %d %s\r\n"
 							 "Content-Length: 0\r\n\r\n";
-	char a[512], b[512], c[512], d[512];
-	struct ovc_sip_scan sa, sb, sc, sd;
+	static const struct
+	{
+		const char *m, *sentby, *branch, *callid;
+		int cseq;
+		uint64_t src;
+		int same; /* 1: the key of the first */
+	} v[] = {
+			{"INVITE", "192.0.2.1:5060", "x1", "call-1", 1, 9, 1},
+			{"INVITE", "192.0.2.1:5060", "x1", "call-1", 1, 9, 1}, /* again */
+			{"CANCEL", "192.0.2.1:5060", "x1", "call-1", 1, 9, 1}, /* its CANCEL */
+			{"INVITE", "192.0.2.1:5060", "x2", "call-1", 2, 9, 0}, /* new try */
+			{"INVITE", "192.0.2.1:5060", "x1", "call-2", 1, 9, 0}, /* a call */
+			{"INVITE", "192.0.2.1:5060", "x9", "call-1", 1, 9, 0}, /* replay */
+			{"INVITE", "192.0.2.1:5060", "x1", "call-1", 1, 10, 0}, /* from
+																	   elsewhere */
+			{"INVITE", "192.0.2.1:5061", "x1", "call-1", 1, 9, 0}, /* sent-by */
+			{"REGISTER", "192.0.2.1:5060", "x1", "call-1", 1, 9, 0},
+	};
+	char buf[sizeof(v) / sizeof(v[0])][512];
+	struct ovc_sip_scan sc[sizeof(v) / sizeof(v[0])];
+	uint64_t k0 = 0, k;
+	size_t i;
 
-	snprintf(a, sizeof(a), fmt, "x1", "call-1", 1);
-	snprintf(b, sizeof(b), fmt, "x1", "call-1", 1); /* retransmission */
-	snprintf(c, sizeof(c), fmt, "x2", "call-1", 2); /* new attempt */
-	snprintf(d, sizeof(d), fmt, "x1", "call-2", 1); /* another call */
-	ck_assert_int_eq(ovc_sip_scan(a, strlen(a), &sa), OVC_SCAN_OK);
-	ck_assert_int_eq(ovc_sip_scan(b, strlen(b), &sb), OVC_SCAN_OK);
-	ck_assert_int_eq(ovc_sip_scan(c, strlen(c), &sc), OVC_SCAN_OK);
-	ck_assert_int_eq(ovc_sip_scan(d, strlen(d), &sd), OVC_SCAN_OK);
-	ck_assert(ovc_sip_request_key(7, a, &sa) == ovc_sip_request_key(7, b, &sb));
-	ck_assert(ovc_sip_request_key(7, a, &sa) != ovc_sip_request_key(7, c, &sc));
-	ck_assert(ovc_sip_request_key(7, a, &sa) != ovc_sip_request_key(7, d, &sd));
-	ck_assert(ovc_sip_request_key(7, a, &sa) != ovc_sip_request_key(8, a, &sa));
+	for(i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		snprintf(buf[i], sizeof(buf[i]), fmt, v[i].m, v[i].sentby,
+				v[i].branch, v[i].callid, v[i].cseq,
+				strcmp(v[i].m, "CANCEL") == 0 ? "CANCEL" : v[i].m);
+		ck_assert_int_eq(
+				ovc_sip_scan(buf[i], strlen(buf[i]), &sc[i]), OVC_SCAN_OK);
+		k = ovc_sip_request_key(7, buf[i], &sc[i], v[i].src);
+		if(i == 0)
+			k0 = k;
+		ck_assert_msg((k == k0) == v[i].same, "case %zu", i);
+	}
+	ck_assert(ovc_sip_request_key(8, buf[0], &sc[0], 9) != k0);
 }
 END_TEST
 

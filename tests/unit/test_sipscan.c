@@ -203,7 +203,9 @@ static const struct valid_case valid[] = {
 				OVC_M_INVITE, "sip:bob@example.com", 1, "192.0.2.1", 5060, 1,
 				"", "", "z9hG4bKq", "real1", "", "quoted@host", 3,
 				OVC_M_INVITE},
-		{"lower-case method is not INVITE",
+		/* Kamailio matches the methods it knows in any case and acts on
+		 * "invite" as on an INVITE: so does the scanner */
+		{"lower-case method is INVITE, as Kamailio reads it",
 				"invite sip:bob@example.com SIP/2.0\r\n"
 				"Via: SIP/2.0/UDP h;branch=z9hG4bKl\r\n"
 				"From: <sip:a@example.com>;tag=l\r\n"
@@ -211,9 +213,29 @@ static const struct valid_case valid[] = {
 				"Call-ID: lower@host\r\n"
 				"CSeq: 2147483647 invite\r\n"
 				"\r\n",
-				OVC_M_OTHER, "sip:bob@example.com", 1, "h", 0, 0, "", "",
+				OVC_M_INVITE, "sip:bob@example.com", 1, "h", 0, 0, "", "",
 				"z9hG4bKl", "l", "t2", "lower@host", 2147483647u,
-				OVC_M_OTHER},
+				OVC_M_INVITE},
+		{"mixed-case methods, request line and CSeq",
+				"INVITe sip:bob@example.com SIP/2.0\r\n"
+				"Via: SIP/2.0/UDP h;branch=z9hG4bKm\r\n"
+				"From: <sip:a@example.com>;tag=m\r\n"
+				"To: sip:bob@example.com\r\n"
+				"Call-ID: mixed@host\r\n"
+				"CSeq: 7 Invite\r\n"
+				"\r\n",
+				OVC_M_INVITE, "sip:bob@example.com", 1, "h", 0, 0, "", "",
+				"z9hG4bKm", "m", "", "mixed@host", 7, OVC_M_INVITE},
+		{"a longer name that starts with a method's is another method",
+				"INVITES sip:bob@example.com SIP/2.0\r\n"
+				"Via: SIP/2.0/UDP h;branch=z9hG4bKn\r\n"
+				"From: <sip:a@example.com>;tag=n\r\n"
+				"To: sip:bob@example.com\r\n"
+				"Call-ID: longer@host\r\n"
+				"CSeq: 7 register\r\n"
+				"\r\n",
+				OVC_M_OTHER, "sip:bob@example.com", 1, "h", 0, 0, "", "",
+				"z9hG4bKn", "n", "", "longer@host", 7, OVC_M_REGISTER},
 };
 
 START_TEST(test_scan_valid)
