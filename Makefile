@@ -233,3 +233,9 @@ $(MOD_OBJ): modules/ovc/ovc_modparams.def
 $(BUILD)/scan_fields: scripts/scan_fields.c $(LIB) | $(BUILD)/tests
 	$(CC) $(LIB_CFLAGS) -o $@ $< $(LIB) -lm
 check-integration: $(BUILD)/scan_fields
+
+# a sender that tells what the proxy did with each request it sends, for
+# the integration tests that probe ovc as an attacker would
+$(BUILD)/sip_probe: tests/tools/sip_probe.c | $(BUILD)/tests
+	$(CC) $(LIB_CFLAGS) -o $@ $<
+check-integration: $(BUILD)/sip_probe
