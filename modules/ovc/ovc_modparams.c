@@ -185,9 +185,9 @@ static int mp_set(const struct ovc_modparam *d, void *val)
 
 /* clang-format off */
 #define OVC_MP_INT(n, ...) \
-	{#n, PARAM_INT | USE_FUNC_PARAM, (void *)mp_set_##n},
+	{#n, PARAM_INT | PARAM_USE_FUNC, (void *)mp_set_##n},
 #define OVC_MP_ENUM(n, ...) \
-	{#n, PARAM_STRING | USE_FUNC_PARAM, (void *)mp_set_##n},
+	{#n, PARAM_STRING | PARAM_USE_FUNC, (void *)mp_set_##n},
 #define OVC_MP_STR OVC_MP_ENUM
 param_export_t ovc_param_exports[] = {
 #include "ovc_modparams.def"
