@@ -47,6 +47,7 @@ UNIT_SAN = $(BUILD)/tests/unit_tests_san
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
 .PHONY: all lib module deps check check-unit check-asan check-integration bench-soak \
+	check-cfg-examples \
 	check-all check-docs check-scripts docs demo bench clean format install \
 	uninstall deb \
 	print-version
@@ -239,3 +240,7 @@ check-integration: $(BUILD)/scan_fields
 $(BUILD)/sip_probe: tests/tools/sip_probe.c | $(BUILD)/tests
 	$(CC) $(LIB_CFLAGS) -o $@ $<
 check-integration: $(BUILD)/sip_probe
+
+# every Kamailio configuration example in the docs passes kamailio -c
+check-cfg-examples: $(MOD)
+	./scripts/check-cfg-examples.sh
