@@ -5,6 +5,11 @@
  *   f_{t+1} = f_min if phi_t f_t < f_min; 1 if phi_t f_t > 1;
  *             phi_t f_t otherwise                             (eq. 1)
  * Defaults (000 §VI-C): f_min 0.02, phi_max 5, rho_target 0.9, 1 s epoch.
+ * One departure: an increase (phi_t > 1) starts from at least
+ * OCC_F_INC_FLOOR, so that f recovers in a few epochs from any f_min (with
+ * f_min 0 a long overload takes f to 0, which eq. 1 never leaves, or to a
+ * denormal it takes minutes to climb out of). At f_t >= OCC_F_INC_FLOOR,
+ * which the default f_min guarantees, eq. 1 is unchanged.
  */
 #include <math.h>
 #include <stddef.h>
@@ -14,6 +19,9 @@
 
 /* Smallest rho used in eq. 2 so that rho = 0 gives phi = phi_max. */
 #define OCC_RHO_TINY 1e-9
+
+/* Smallest f an increase starts from: 000's default f_min. */
+#define OCC_F_INC_FLOOR 0.02
 
 void ovc_occ_defaults(struct ovc_occ_params *p)
 {
@@ -61,7 +69,7 @@ int ovc_occ_reconfigure(struct ovc_occ *s, const struct ovc_occ_params *p)
 
 double ovc_occ_step(struct ovc_occ *s, double rho)
 {
-	double phi, x;
+	double phi, f, x;
 
 	if(!isfinite(rho) || rho < 0.0)
 		return s->f;
@@ -72,7 +80,10 @@ double ovc_occ_step(struct ovc_occ *s, double rho)
 	phi = s->p.target / rho;
 	if(phi > s->p.phi_max)
 		phi = s->p.phi_max;
-	x = phi * s->f;
+	f = s->f;
+	if(phi > 1.0 && f < OCC_F_INC_FLOOR)
+		f = OCC_F_INC_FLOOR;
+	x = phi * f;
 	if(x < s->p.f_min)
 		x = s->p.f_min;
 	else if(x > 1.0)

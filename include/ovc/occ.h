@@ -35,8 +35,9 @@ int ovc_occ_reconfigure(struct ovc_occ *s, const struct ovc_occ_params *p);
 
 /* One epoch: rho is the occupancy measured over the epoch, as a fraction
  * of capacity (values > 1 are clamped to 1; 0 counts as a tiny positive
- * value so phi = phi_max). Returns the new f in [f_min, 1]. NaN, inf or
- * negative rho leaves f unchanged. */
+ * value so phi = phi_max). An increase (phi > 1) multiplies at least 0.02
+ * (000's f_min), so f below that recovers in a few epochs. Returns the new
+ * f in [f_min, 1]. NaN, inf or negative rho leaves f unchanged. */
 double ovc_occ_step(struct ovc_occ *s, double rho);
 
 #endif

@@ -750,6 +750,59 @@ START_TEST(test_age_refusals_hold_f)
 }
 END_TEST
 
+/* occ with f_min 0 (allowed): an hour at full CPU takes f to 0 (or a
+ * denormal); once the load is gone f is back to 1 within a few epochs
+ * (it took 430 epochs of 1 s from 1e-300, and never left 0). */
+START_TEST(test_occ_fmin0_recovers)
+{
+	struct ovc_params p;
+	struct ovc_ctl c;
+	struct ovc_measure m;
+	struct ovc_output o;
+	ovc_time_ns t = 0;
+	int k;
+
+	ovc_params_defaults(&p);
+	p.occ.f_min = 0.0;
+	ck_assert_int_eq(ovc_ctl_init(&c, OVC_ALG_OCC, &p), OVC_OK);
+	measure_init(&m, 1.0, 1.0);
+	for(k = 0; k < 3600 * 3; k++) {
+		t += 1000 * MS;
+		ck_assert_int_eq(ovc_ctl_step(&c, &m, t, &o), OVC_OK);
+	}
+	ck_assert(o.f < 1e-300);
+	m.cpu = 0.1;
+	for(k = 0; k < 4; k++) {
+		t += 1000 * MS;
+		ck_assert_int_eq(ovc_ctl_step(&c, &m, t, &o), OVC_OK);
+	}
+	ck_assert_msg(o.f == 1.0, "f %g after 4 epochs", o.f);
+	/* near the target it rises gently (phi 0.9 / 0.8), not in one jump */
+	for(k = 0; k < 3600; k++) {
+		t += 1000 * MS;
+		m.cpu = 1.0;
+		ovc_ctl_step(&c, &m, t, &o);
+	}
+	m.cpu = 0.8;
+	t += 1000 * MS;
+	ck_assert_int_eq(ovc_ctl_step(&c, &m, t, &o), OVC_OK);
+	ck_assert_double_eq_tol(o.f, 0.02 * 0.9 / 0.8, 1e-12);
+	/* and with the default f_min eq. 1 is the paper's */
+	ovc_params_defaults(&p);
+	ovc_ctl_init(&c, OVC_ALG_OCC, &p);
+	m.cpu = 1.0;
+	for(k = 0; k < 100; k++) {
+		t += 1000 * MS;
+		ovc_ctl_step(&c, &m, t, &o);
+	}
+	ck_assert(o.f == 0.02);
+	m.cpu = 0.6;
+	t += 1000 * MS;
+	ovc_ctl_step(&c, &m, t, &o);
+	ck_assert_double_eq_tol(o.f, 0.03, 1e-12);
+}
+END_TEST
+
 Suite *make_suite_controller(void)
 {
 	Suite *s = suite_create("controller");
@@ -762,6 +815,7 @@ Suite *make_suite_controller(void)
 	tcase_add_test(tc, test_bad_measure_repeats_last);
 	tcase_add_test(tc, test_dt_from_clock);
 	tcase_add_test(tc, test_reconfigure_occ);
+	tcase_add_test(tc, test_occ_fmin0_recovers);
 	suite_add_tcase(s, tc);
 	tcase_add_test(all, test_every_alg_matches_direct);
 	tcase_add_test(all, test_epochs);
