@@ -381,7 +381,9 @@ static int param_set(struct ovc_params *p, const char *name,
 	}
 	errno = 0;
 	v = strtod(value, &end);
-	if(errno == ERANGE || !isfinite(v)) {
+	/* ERANGE with a result below 1 in size is an underflow (1e-320: a
+	 * denormal, 1e-400: 0), a valid tiny number the range decides on */
+	if((errno == ERANGE && fabs(v) >= 1.0) || !isfinite(v)) {
 		ovc_set_err(err, errlen, "%s: '%s' overflows; accepted range [%g, %g]",
 				d->name, value, d->min, d->max);
 		return OVC_EINVAL;

@@ -10,8 +10,10 @@
 
 #include "core/dprint.h"
 #include "core/mem/mem.h"
+#include "core/utils/srjson.h"
 
 #include "ovc_nexthop.h"
+#include "ovc_rpc_json.h"
 #include "ovc_rpc_param.h"
 #include "ovc_rsoca.h"
 #include "ovc_shm.h"
@@ -106,14 +108,16 @@ void ovc_rpc_get(rpc_t *rpc, void *ctx)
  * autoconversion on: doubles are then refused). binrpc carries a double
  * as whole thousandths and kamcmd's integers in 32 bits (kamcmd sends
  * 0.0009 as 0): a value needing more goes as text (kamcmd: s:0.0009).
- * jsonrpcs gives true as 1 and null as 0: they cannot be told from
- * numbers here. Returns 0, or -1 for no value, an empty one, one too
- * long or with a NUL inside. */
+ * jsonrpcs reads an array, an object, null and false as 0 and true as
+ * 1: its node's type is looked at first (ovc_rpc_json.h) and anything
+ * but a number is refused. Returns 0, -1 for no value, an empty one, one
+ * too long or with a NUL inside, -2 for a JSON value that is neither a
+ * string nor a number. */
 static int scan_value(rpc_t *rpc, void *ctx, char *buf, int size)
 {
 	str s = STR_NULL;
 	double d;
-	int n;
+	int n, t;
 
 	if(rpc->scan(ctx, "*S", &s) == 1) {
 		if(s.s == NULL || s.len <= 0 || s.len >= size
@@ -123,6 +127,9 @@ static int scan_value(rpc_t *rpc, void *ctx, char *buf, int size)
 		buf[s.len] = '\0';
 		return 0;
 	}
+	t = ovc_rpc_json_next_type(rpc, ctx, "ovc.set");
+	if(t >= 0 && t != srjson_Number)
+		return -2;
 	if(rpc->scan(ctx, "*.f", &d) != 1 || !isfinite(d))
 		return -1;
 	n = snprintf(buf, size, "%.15g", d);
@@ -219,7 +226,15 @@ void ovc_rpc_set(rpc_t *rpc, void *ctx)
 		rpc->fault(ctx, 404, "Unknown parameter %s", nbuf);
 		return;
 	}
-	if(scan_value(rpc, ctx, vbuf, sizeof(vbuf)) < 0) {
+	rc = scan_value(rpc, ctx, vbuf, sizeof(vbuf));
+	if(rc == -2) {
+		rpc->fault(ctx, 400,
+				"%s: the value must be a number or a string (no array,"
+				" object, true, false or null)",
+				nbuf);
+		return;
+	}
+	if(rc < 0) {
 		rpc->fault(
 				ctx, 400, "%s: no value, an empty one or one too long", nbuf);
 		return;

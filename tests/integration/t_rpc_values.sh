@@ -10,6 +10,9 @@
 # the value in force is read back (ovc.get, over JSON-RPC to six decimals
 # and over binrpc where its three decimals hold it) after every request;
 # every change is logged once at NOTICE with its name, old and new value.
+# JSON arrays, objects, true, false and null are refused (issue 38: they
+# were stored as 0), and a tiny double (1e-320) is decided by the range,
+# not refused as an overflow.
 . "$(dirname "$0")/lib.sh"
 
 JFIFO="$T_DIR/jsonrpc.fifo"
@@ -138,8 +141,25 @@ j_refuse occ.f_min '"abc"'
 j_refuse occ.f_min '""'
 j_refuse occ.target 3
 j_refuse occ.target '"3"'
+# JSON values that are not numbers nor strings (issue 38: arrays and
+# objects were read as 0, which occ.f_min accepts; null and false as 0,
+# true as 1)
+j_refuse occ.f_min '[0.5]'
+j_refuse occ.f_min '[]'
+j_refuse occ.f_min '{"v": 0.5}'
+j_refuse occ.f_min '{}'
+j_refuse occ.f_min null
+j_refuse occ.f_min false
+j_refuse occ.f_min true
 j_set dry_run 1 1
 j_set dry_run '"0"' 0
+# a tiny double is no overflow: occ.f_min's range [0, 0.99] holds it
+j_set occ.f_min 1e-320 1e-320
+j_set occ.f_min 0.25 0.25
+j_set occ.f_min '"1e-320"' 1e-320
+b_set occ.f_min s:0.25 0.25
+b_set occ.f_min s:1e-320 1e-320
+j_refuse occ.target '"1e-320"'
 out=$(jrpc ovc.set '["mode", "single"]')
 [ "$(jrpc ovc.get '["mode"]' | jq -r '.result.mode')" = single ] &&
 	ok "JSON-RPC ovc.set mode \"single\"" || fail "JSON-RPC mode: $out"
@@ -161,6 +181,9 @@ log_has "ovc.set rsoca.tretry: 5 -> 7"
 log_has "ovc.set rsoca.tretry: 7 -> 9"
 log_has "ovc.set rsoca.tretry: 9 -> 11"
 log_has "ovc.set occ.f_min: 0.125 -> 0.0007"
+# 1e-320 in force, not 0 (ovc.get prints it as 0)
+check "occ.f_min set to 1e-320 three times (NOTICE)" \
+	"$(grep -F NOTICE "$T_DIR/kam.log" | grep -c 'occ.f_min: .* -> 9\.9998[0-9]*e-321$') == 3"
 check "one NOTICE per change, none for the refused ($CHANGES changes)" \
 	"$(grep -F NOTICE "$T_DIR/kam.log" | grep -c 'ovc.set [a-z_.]*: .* -> ') == $CHANGES"
 finish

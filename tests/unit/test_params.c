@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ovc/params.h"
@@ -192,6 +193,43 @@ START_TEST(test_each_refuses_malformed)
 }
 END_TEST
 
+/* A tiny double (1e-320: a denormal strtod() flags ERANGE for; 1e-400:
+ * rounds to 0) is no overflow: the range decides. */
+START_TEST(test_each_tiny_by_range)
+{
+	const struct ovc_param_def *d = ovc_param_at((size_t)_i);
+	const char *tiny[] = {"1e-320", "-1e-320", "1e-400"};
+	struct ovc_params p;
+	char err[256];
+	double v, want;
+	size_t i;
+	int rc;
+
+	for(i = 0; i < sizeof(tiny) / sizeof(tiny[0]); i++) {
+		want = strtod(tiny[i], NULL);
+		ovc_params_defaults(&p);
+		err[0] = '\0';
+		rc = ovc_param_set(&p, d->name, tiny[i], err, sizeof(err));
+		ck_assert_msg(strstr(err, "overflow") == NULL, "%s=%s: %s", d->name,
+				tiny[i], err);
+		if(d->type == OVC_PARAM_UINT && want != 0.0) {
+			ck_assert_int_eq(rc, OVC_EINVAL); /* a fraction */
+			continue;
+		}
+		if(want < d->min || want > d->max) {
+			expect_refused(d->name, tiny[i], OVC_ERANGE);
+			continue;
+		}
+		if(rc != OVC_OK) { /* only a cross-check may refuse it */
+			ck_assert_int_eq(rc, OVC_ERANGE);
+			continue;
+		}
+		ovc_param_get(&p, d->name, &v);
+		ck_assert_msg(v == want, "%s=%s: %g", d->name, tiny[i], v);
+	}
+}
+END_TEST
+
 START_TEST(test_cross_checks)
 {
 	struct ovc_params p, before;
@@ -368,6 +406,7 @@ Suite *make_suite_params(void)
 	tcase_add_loop_test(each, test_each_parses_default, 0, n);
 	tcase_add_loop_test(each, test_each_refuses_out_of_range, 0, n);
 	tcase_add_loop_test(each, test_each_refuses_malformed, 0, n);
+	tcase_add_loop_test(each, test_each_tiny_by_range, 0, n);
 	suite_add_tcase(s, each);
 	return s;
 }
