@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ovc - the kernel stage as a part (ovc_part.h, ovc_kstage.h): loaded and
- * attached to every UDP listening socket in child_init(PROC_INIT), while
- * the main process still holds the sockets and its privileges (every
- * process inherits the map descriptors at the fork); each epoch the
- * ticker reads the kernel's counters and sets the drop share from
- * ovc_ksplit_step(); detached at exit. Its columns of the per-second
- * row, its block of ovc.stats and its statistics.
+ * ovc - the kernel stage as a part (ovc_part.h, ovc_kstage.h): its maps
+ * and program created in mod_init, while the process still has its
+ * privileges (Kamailio drops root with -u/-g after mod_init, before
+ * child_init(PROC_INIT)), attached to every UDP listening socket in
+ * child_init(PROC_INIT), once the sockets exist (every process inherits
+ * the descriptors at the fork); each epoch the ticker reads the kernel's
+ * counters and sets the drop share from ovc_ksplit_step(); detached at
+ * exit. Its columns of the per-second row, its block of ovc.stats and its
+ * statistics.
  */
 #include <stdio.h>
 #include <string.h>
@@ -71,7 +73,8 @@ struct ks_shm
 
 static struct ks_shm *ks;
 static struct ovc_ksb ksb = {{-1, -1, -1, -1, -1}, -1, 0, NULL, ""};
-static int loaded; /* this process holds the program and maps */
+static int made;	/* this process holds the program and maps */
+static int loaded; /* ... and the program is on the UDP sockets */
 
 /* ticker only */
 static struct ovc_ksplit split;
@@ -95,6 +98,26 @@ static const char *veto(void)
 	return NULL;
 }
 
+/* mod_init: creates the maps and loads the program, with the privileges
+ * Kamailio starts with (root, or the capabilities systemd hands its
+ * user: CAP_BPF and CAP_PERFMON). Failing, the reason stays in ks->why
+ * and ovc works without the stage. */
+static void create(void)
+{
+	const char *no = veto();
+
+	if(no != NULL) {
+		snprintf(ks->why, sizeof(ks->why), "%s", no);
+		return;
+	}
+	ovc_ksb_init(&ksb);
+	if(ovc_ksb_load(&ksb, OVC_KS_ADMITTED_MAX) < 0) {
+		snprintf(ks->why, sizeof(ks->why), "%.300s", ksb.err);
+		return;
+	}
+	made = 1;
+}
+
 static int ks_init(const struct ovc_params *p)
 {
 	ks = shm_malloc(sizeof(*ks));
@@ -103,6 +126,7 @@ static int ks_init(const struct ovc_params *p)
 		return -1;
 	}
 	memset(ks, 0, sizeof(*ks));
+	create();
 	return 0;
 }
 
@@ -115,50 +139,64 @@ static void detach_all(void)
 			ovc_ksb_detach(si->socket);
 }
 
-/* Loads the program and attaches it to every UDP listener. Returns the
- * sockets attached, or -1 with the reason in ks->why. */
+/* Attaches the program made in mod_init to every UDP listener, then
+ * checks that this process, with the privileges it keeps (Kamailio has
+ * dropped root by now with -u), can still use the maps. Returns the
+ * sockets attached, or -1 with the reason in ks->why and everything
+ * closed. */
 static int attach(void)
 {
+	struct ovc_ks_stats st;
 	struct socket_info *si;
 	int n = 0, rc;
 
-	ovc_ksb_init(&ksb);
-	rc = ovc_ksb_load(&ksb, OVC_KS_ADMITTED_MAX);
-	if(rc < 0) {
-		snprintf(ks->why, sizeof(ks->why), "%.300s", ksb.err);
-		return -1;
-	}
 	for(si = udp_listen; si; si = si->next) {
 		if(si->socket < 0)
 			continue;
 		if(ovc_ksb_attach(&ksb, si->socket) < 0) {
 			snprintf(ks->why, sizeof(ks->why), "%.*s:%d: %.200s", si->name.len,
 					si->name.s, si->port_no, ksb.err);
-			detach_all();
-			ovc_ksb_close(&ksb);
-			return -1;
+			goto fail;
 		}
 		n++;
 	}
 	if(n == 0) {
 		snprintf(ks->why, sizeof(ks->why), "no UDP listening socket");
-		ovc_ksb_close(&ksb);
-		return -1;
+		goto fail;
+	}
+	/* kernels before 6.5 refuse every bpf() call, map reads included,
+	 * to a process without CAP_BPF while unprivileged BPF is disabled */
+	rc = ovc_ksb_read(&ksb, &st);
+	if(rc < 0) {
+		snprintf(ks->why, sizeof(ks->why),
+				"the maps cannot be read once Kamailio has dropped root"
+				" (%s): run it as its user with the capabilities of"
+				" kamailio-ovc-kstage.conf instead of -u",
+				strerror(-rc));
+		goto fail;
 	}
 	return n;
+fail:
+	detach_all();
+	ovc_ksb_close(&ksb);
+	made = 0;
+	return -1;
 }
 
-/* PROC_INIT: before the fork, with the main process's privileges. */
+/* PROC_INIT: the sockets are open, before the fork. */
 static int ks_child_init(int rank)
 {
-	const char *no = veto();
 	int n;
 
 	if(rank != PROC_INIT)
 		return 0;
-	if(no != NULL) {
-		snprintf(ks->why, sizeof(ks->why), "%s", no);
-		LM_NOTICE("kernel stage not attached: %s\n", no);
+	if(!made) {
+		if(veto() != NULL)
+			LM_NOTICE("kernel stage not attached: %s\n", ks->why);
+		else
+			LM_WARN("kernel stage not attached (ovc works as without it):"
+					" %s\n",
+					ks->why);
 		return 0;
 	}
 	n = attach();
@@ -310,11 +348,11 @@ static void ks_reset(void)
 
 static void ks_destroy(void)
 {
-	if(loaded) {
+	if(loaded)
 		detach_all();
+	if(made)
 		ovc_ksb_close(&ksb);
-		loaded = 0;
-	}
+	loaded = made = 0;
 	if(ks != NULL)
 		shm_free(ks);
 	ks = NULL;

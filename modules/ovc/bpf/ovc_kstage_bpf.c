@@ -115,16 +115,22 @@ unsigned ovc_ksb_insns(void)
 	return sizeof(ovc_ks_insns) / sizeof(ovc_ks_insns[0]);
 }
 
-/* The verifier's last line of log into k->err. */
+/* The verifier's reason into k->err: the log's last line but its
+ * closing "processed N insns ..." summary. */
 static void log_tail(struct ovc_ksb *k, const char *log)
 {
 	size_t n = strlen(log);
 	const char *p;
 
-	while(n > 0 && log[n - 1] == '\n')
-		n--;
-	for(p = log + n; p > log && p[-1] != '\n'; p--)
-		;
+	for(;;) {
+		while(n > 0 && log[n - 1] == '\n')
+			n--;
+		for(p = log + n; p > log && p[-1] != '\n'; p--)
+			;
+		if(p == log || strncmp(p, "processed ", 10) != 0)
+			break;
+		n = (size_t)(p - log);
+	}
 	snprintf(k->err + strlen(k->err), sizeof(k->err) - strlen(k->err),
 			" (verifier: %.*s)", (int)(log + n - p), p);
 }
