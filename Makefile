@@ -179,7 +179,8 @@ LIBDIR ?= $(or $(call K_MODPATH_PART,2),lib64)
 MODDIR ?= $(PREFIX)/$(LIBDIR)/kamailio/modules
 DOCDIR ?= $(PREFIX)/share/doc/kamailio
 EXAMPLES = configs/ovc-proxy.cfg configs/kamailio-ovc-cpuquota.conf \
-	configs/ovc-prom.cfg configs/grafana-ovc.json
+	configs/kamailio-ovc-kstage.conf configs/ovc-prom.cfg \
+	configs/grafana-ovc.json
 INSTALLED = $(MODDIR)/ovc.so $(DOCDIR)/modules/README.ovc \
 	$(DOCDIR)/modules/README.ovc-algorithms \
 	$(EXAMPLES:configs/%=$(DOCDIR)/examples/ovc/%)

@@ -55,7 +55,8 @@ make -s -C "$TOP" --no-print-directory install DESTDIR="$root" \
 }
 for f in "$moddir/ovc.so" "$docdir/modules/README.ovc" \
 	"$docdir/examples/ovc/ovc-proxy.cfg" \
-	"$docdir/examples/ovc/kamailio-ovc-cpuquota.conf"; do
+	"$docdir/examples/ovc/kamailio-ovc-cpuquota.conf" \
+	"$docdir/examples/ovc/kamailio-ovc-kstage.conf"; do
 	if [ -f "$root$f" ]; then
 		ok "make install: $f"
 	else
@@ -110,23 +111,31 @@ else
 	fail "kam-defs.sh failed for another reason: $out"
 fi
 
-# --- the systemd drop-in: the Debian unit with it must verify cleanly
+# --- the systemd drop-ins: the Debian unit with each must verify cleanly
 unit=/lib/systemd/system/kamailio.service
-if command -v systemd-analyze >/dev/null && [ -f "$unit" ]; then
+# dropin_verify FILE LINE: the unit with drop-in FILE verifies and holds
+# LINE
+dropin_verify() {
+	local f=$1 line=$2 out
 	{
 		cat "$unit"
-		grep -v '^#' "$TOP/configs/kamailio-ovc-cpuquota.conf"
+		grep -v '^#' "$TOP/configs/$f"
 	} >"$T_DIR/kamailio-ovc.service"
 	out=$(systemd-analyze verify "$T_DIR/kamailio-ovc.service" 2>&1 || true)
 	if grep -q "kamailio-ovc.service" <<<"$out"; then
-		fail "the drop-in does not verify: $out"
-	elif ! grep -q '^CPUQuota=20%$' "$T_DIR/kamailio-ovc.service"; then
-		fail "the drop-in sets no CPUQuota=20%"
+		fail "the drop-in $f does not verify: $out"
+	elif ! grep -qxF "$line" "$T_DIR/kamailio-ovc.service"; then
+		fail "the drop-in $f sets no $line"
 	else
-		ok "the CPUQuota drop-in verifies with kamailio.service"
+		ok "the drop-in $f ($line) verifies with kamailio.service"
 	fi
+}
+if command -v systemd-analyze >/dev/null && [ -f "$unit" ]; then
+	dropin_verify kamailio-ovc-cpuquota.conf 'CPUQuota=20%'
+	dropin_verify kamailio-ovc-kstage.conf \
+		'AmbientCapabilities=CAP_BPF CAP_PERFMON'
 else
-	log "no systemd-analyze or $unit: drop-in not verified"
+	log "no systemd-analyze or $unit: drop-ins not verified"
 fi
 
 # --- make deb, apt install, remove
