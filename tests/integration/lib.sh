@@ -122,7 +122,9 @@ cg_make() {
 # processes) when that is set (not with a CHILDREN define: t_concurrency),
 # inside cgroup CGROUP (a cg_make handle); waits for its control socket
 # (for KAM_START_TENTHS tenths of a second, default 100). KAM_WRAP: a command
-# kamailio runs under (valgrind ...). It listens on PROXY_PORT, relays to
+# kamailio runs under (valgrind ..., setpriv ...). KAM_SHM_MB: its shared
+# memory, MB (-m; default 1024), KAM_PKG_MB: its private memory per
+# process, MB (-M; default Kamailio's). It listens on PROXY_PORT, relays to
 # UAS_PORT and answers RPC on CTL, as they are when it is called (a test
 # with two proxies sets them for each call; kam_stop stops the one in
 # T_KPID and removes CTL's socket).
@@ -136,8 +138,8 @@ kam_start() {
 		esac
 	done
 	# shellcheck disable=SC2206
-	local args=(-f "$CFG" -DD -E -P "$T_DIR/$name.pid" -Y "$T_DIR" -m 1024
-		${KAM_OPTS:-}
+	local args=(-f "$CFG" -DD -E -P "$T_DIR/$name.pid" -Y "$T_DIR"
+		-m "${KAM_SHM_MB:-1024}" ${KAM_PKG_MB:+-M "$KAM_PKG_MB"} ${KAM_OPTS:-}
 		-A "OVC_SO=\"$MOD\"" -A "CTL_SOCK=\"$CTL\""
 		-A "LISTEN=udp:127.0.0.1:$PROXY_PORT"
 		-A "NEXT_HOP=\"sip:127.0.0.1:$UAS_PORT\"")

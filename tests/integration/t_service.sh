@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Debian's kamailio.service (issue 42): Kamailio as User=kamailio with
+# -m 64 -M 8, given only the capabilities of the shipped drop-in
+# (configs/kamailio-ovc-kstage.conf, AmbientCapabilities=, emulated with
+# setpriv: no systemd here), capped by a cgroup quota and flooded at 8x
+# its capacity with the module's defaults. ovc starts, its kernel stage is
+# attached and drops initial INVITEs, no memory runs out (no allocation
+# failure in the log), and it sets up at least TIMELY_MARGIN (0.9) x the
+# calls in time (INVITE->200 < 500 ms) of the same proxy run as root with
+# 1 GB of shared memory. First, started as root with -u/-g (the core drops
+# root after mod_init), the stage is attached too. Skips when the user
+# kamailio or setpriv is missing, or when the kernel refuses the stage to
+# root as well.
+. "$(dirname "$0")/lib.sh"
+
+QUOTA_US=${QUOTA_US:-20000} # 0.2 CPU
+PERIOD_US=100000
+load_scale
+# 8x the capped capacity (350 calls/s where the rates were set)
+RATE=${RATE:-$(scaled 2800)}
+SECS=${SECS:-20}	  # offered load duration
+WIN_FROM=${WIN_FROM:-8} # steady-state window [WIN_FROM, SECS]
+TIMELY_MARGIN=${TIMELY_MARGIN:-0.9}
+SVC_USER=${SVC_USER:-kamailio}
+DROPIN="$TOP/configs/kamailio-ovc-kstage.conf"
+# an allocation that failed, in Kamailio's or a module's words
+MEM_ERR='(no more|not enough|could not allocate|out of|no) [a-z ]*memory|memory allocation fail|fragment not found'
+
+if ! id "$SVC_USER" >/dev/null 2>&1 || ! command -v setpriv >/dev/null; then
+	log "SKIP: no user $SVC_USER or no setpriv"
+	finish
+fi
+# the drop-in's capabilities as setpriv takes them: +bpf,+perfmon
+caps=$(awk -F= '$1 == "AmbientCapabilities" { print $2 }' "$DROPIN" |
+	tr ' ' '\n' | awk 'NF { sub(/^CAP_/, ""); printf "%s+%s", s, tolower($0); s = "," }')
+[ -n "$caps" ] || { fail "no AmbientCapabilities= in $DROPIN"; finish; }
+SVC_WRAP="setpriv --reuid=$SVC_USER --regid=$SVC_USER --init-groups"
+SVC_WRAP+=" --inh-caps=$caps --ambient-caps=$caps"
+log "the drop-in's capabilities: $caps"
+# the service's user writes its PID file and control socket here
+chgrp "$SVC_USER" "$T_DIR"
+chmod 0770 "$T_DIR"
+
+# ks_key KEY: KEY's value in the "kstage" block of a fresh ovc.stats.
+ks_key() {
+	rpc ovc.stats | awk -v k="$1:" '$1 == "kstage:" { in_ks = 1 }
+		in_ks && $1 == k { print $2; exit }'
+}
+# kpid_user: the user the kamailio started last runs as.
+kpid_user() { ps -o user= -p "$T_KPID" | tr -d ' '; }
+
+cg=$(cg_make "$QUOTA_US" "$PERIOD_US")
+
+# started as root, dropping it with -u/-g after mod_init
+KAM_OPTS="-u $SVC_USER -g $SVC_USER" KAM_SHM_MB=64 KAM_PKG_MB=8 \
+	kam_start -n dropped
+check "-u $SVC_USER: kamailio runs as $SVC_USER ($(kpid_user))" \
+	"\"$(kpid_user)\" == \"$SVC_USER\""
+st=$(ks_key state)
+why=$(ks_key why)
+kam_stop
+check "-u $SVC_USER: the kernel stage is attached ($st${why:+: $why})" \
+	"\"$st\" == \"attached\""
+
+# phase NAME: one flood of the proxy started as kam_start's variables say;
+# leaves its kstage state, drops and shm figures in NAME.ks
+phase() {
+	local name=$1
+	kam_start -c "$cg" -n "$name"
+	echo "user $(kpid_user)" >"$T_DIR/$name.ks"
+	echo "state $(ks_key state)" >>"$T_DIR/$name.ks"
+	echo "why $(ks_key why)" >>"$T_DIR/$name.ks"
+	uas_start "${name}_uas"
+	UAC_TIMEOUT=$((SECS + 3)) uac_run "${name}_uac" "$RATE" $((RATE * SECS))
+	sleep 1
+	echo "dropped $(ks_key dropped)" >>"$T_DIR/$name.ks"
+	rpc core.shmmem | awk '{ print $1, $2 }' | tr -d ':' >>"$T_DIR/$name.ks"
+	uas_stop
+	kam_stop
+	sleep 1
+}
+ksv() { awk -v k="$2" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' \
+	"$T_DIR/$1.ks"; }
+
+phase root
+if [ "$(ksv root state)" != attached ]; then
+	log "SKIP: the kernel refuses the stage to root: $(ksv root why)"
+	finish
+fi
+KAM_WRAP=$SVC_WRAP KAM_SHM_MB=64 KAM_PKG_MB=8 phase service
+
+tm_root=$(timely_rate root_uac "$WIN_FROM" "$SECS")
+tm_svc=$(timely_rate service_uac "$WIN_FROM" "$SECS")
+gp_root=$(completed_rate root_uas "$WIN_FROM" "$SECS")
+gp_svc=$(completed_rate service_uas "$WIN_FROM" "$SECS")
+memerr=$(grep -ciE "$MEM_ERR" "$T_DIR/service.log" || true)
+log "offered $RATE calls/s for ${SECS}s to a proxy capped at $QUOTA_US/$PERIOD_US us"
+log "timely calls/s in [$WIN_FROM,$SECS]s: root, 1 GB=$tm_root;" \
+	"$SVC_USER, -m 64 -M 8, $caps=$tm_svc"
+log "completed calls/s: root=$gp_root service=$gp_svc"
+log "kernel drops: root=$(ksv root dropped) service=$(ksv service dropped);" \
+	"service shm max_used=$(ksv service max_used) of $(ksv service total)"
+check "the service runs as $SVC_USER ($(ksv service user))" \
+	"\"$(ksv service user)\" == \"$SVC_USER\""
+check "the service's kernel stage is attached ($(ksv service state) $(ksv service why))" \
+	"\"$(ksv service state)\" == \"attached\""
+check "the service's kernel stage dropped initial INVITEs" \
+	"$(ksv service dropped) + 0 > 0"
+check "no memory exhaustion in the service's log ($memerr lines)" \
+	"$memerr == 0"
+[ "$memerr" -eq 0 ] || grep -iE "$MEM_ERR" "$T_DIR/service.log" | head -3
+check "the service sets up >= ${TIMELY_MARGIN}x the timely calls of root with 1 GB" \
+	"$tm_svc >= $TIMELY_MARGIN * $tm_root && $tm_root > 0"
+finish
