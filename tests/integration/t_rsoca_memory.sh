@@ -15,7 +15,7 @@ S=1000            # bytes per transaction (rsoca.s)
 MMIN=$((300 * S)) # M_min: 300 live transactions
 MMAX=$((1500 * S)) # M_max: 1500 live transactions
 
-kam_start 'OVC_ALGORITHM="rsoca"' 'TM_FR_TIMER=5000' \
+kam_start 'OVC_ALGORITHM="rsoca"' 'TM_FR_TIMER=5000' 'RR_SECRET="memtest"' \
 	'OVC_PARAM1="rsoca.mem_source=1"' \
 	"OVC_PARAM2=\"rsoca.s=$S\"" "OVC_PARAM3=\"rsoca.mmin_bytes=$MMIN\"" \
 	"OVC_PARAM4=\"rsoca.mmax_bytes=$MMAX\""
@@ -65,10 +65,20 @@ csv_check "$T_DIR/ovc.csv" >/dev/null || fail "ovc.csv rows balance"
 # any reply after T_O B = 1 s x 2 (no 408 from tm's fr_timer at 5 s)
 rpc ovc.set rsoca.mmin_bytes $((50 * S)) >/dev/null
 rpc ovc.set rsoca.reap_to_ms 1000 >/dev/null
+# (BYEs of dialogs the proxy signed: the config refuses any other
+# in-dialog request with a Route)
 ND=300
 mkdir -p "$T_DIR/dlg"
+{
+	echo SEQUENTIAL
+	for i in $(seq 1 "$ND"); do
+		cid="silent-$i-$$@127.0.0.1"
+		echo "$cid;$(printf 'memtest:%s' "$cid" | md5sum | cut -d' ' -f1)"
+	done
+} >"$T_DIR/dlg/dialogs.csv"
 (cd "$T_DIR/dlg" && timeout 40 sipp -sf "$SCN/indialog-silent.xml" -i 127.0.0.1 \
 	-p "$UAC_PORT" "127.0.0.1:$PROXY_PORT" -s ovc -key uas "127.0.0.1:$((T_BASE + 7))" \
+	-inf dialogs.csv \
 	-r 100 -m "$ND" -nr -nostdin -trace_counts -fd 1 >out.txt 2>&1) || true
 rpc ovc.stats >"$T_DIR/stats2.txt"
 d_end=$(awk '$1 == "ended:" { e = 1; next } e && $1 == "indialog:" { print $2; exit }' \
