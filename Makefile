@@ -49,7 +49,7 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubun
 .PHONY: all lib module deps check check-unit check-asan check-integration bench-soak \
 	check-cfg-examples \
 	check-all check-docs check-scripts docs demo bench clean format install \
-	uninstall deb \
+	uninstall deb check-k60 check-k60-all check-k60-build \
 	print-version
 
 all: lib module
@@ -108,13 +108,15 @@ check:
 # The checks that load no proxy run two at a time (the machine's two
 # cores; each target's output kept together); the testbed smoke and the
 # integration tests, which measure under load, run after them, one at a
-# time.
+# time. Kamailio 6.0's root and build (check-k60-build) is one of the
+# former; its tests (check-k60, which finds the tree built) come last.
 CHECK_NO_LOAD = check-unit check-asan check-fuzz check-docs check-scripts \
-	check-sim check-bench-unit
+	check-sim check-bench-unit check-k60-build
 
 check-all:
 	@$(MAKE) --no-print-directory -j2 --output-sync=target $(CHECK_NO_LOAD)
-	@$(MAKE) --no-print-directory check-bench-smoke check-integration
+	@$(MAKE) --no-print-directory check-bench-smoke check-integration \
+		check-k60
 
 check-unit: $(UNIT)
 	$(UNIT)
@@ -148,6 +150,18 @@ check-scripts: bench-tools
 
 check-integration: all
 	./tests/integration/run.sh
+
+# Kamailio 6.0 (Debian 13's package) in a trixie root made with mmdebstrap
+# (tests/versions/debroot.sh, cached in /var/cache/ovc/trixie): the module
+# built against it and loaded (check-k60-build), then t_bad_modparam and
+# t_overload in the root (check-k60), or every integration test
+# (check-k60-all)
+check-k60:
+	./tests/versions/debroot.sh trixie quick
+check-k60-all:
+	./tests/versions/debroot.sh trixie all
+check-k60-build:
+	./tests/versions/debroot.sh trixie build
 
 demo:
 	@./scripts/deps.sh

@@ -1,25 +1,38 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Install what ovc needs on Debian bookworm: packages and the Kamailio
-# source headers matching the installed kamailio binary. Idempotent: a
-# second run changes nothing and says so. Fails loudly with the reason.
+# Install what ovc needs on Debian 12 (bookworm) or 13 (trixie), the suite
+# /etc/os-release names: packages and the Kamailio source headers matching
+# the installed kamailio binary (bookworm: 5.6, trixie: 6.0). Idempotent:
+# a second run changes nothing and says so. Fails loudly with the reason.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache="$top/.deps"
-pkgs=(kamailio kamailio-extra-modules kamailio-utils-modules sip-tester
-	check libcap-dev libjansson-dev pkg-config gcc make iproute2 procps
-	gnuplot-nox xz-utils dpkg-dev binutils clang libclang-rt-14-dev valgrind
-	lintian linux-libc-dev curl jq linux-perf)
-# clang also builds the kernel stage's socket filter (clang -target bpf,
-# linux/bpf.h from linux-libc-dev); no libbpf or bpftool: the module
-# loads it through bpf() itself
 
 die() { echo "deps: ERROR: $*" >&2; exit 1; }
 say() { echo "deps: $*"; }
 
+# the suite this machine runs (OS_RELEASE: another os-release file)
+osr=${OS_RELEASE:-/etc/os-release}
+suite=$(. "$osr" 2>/dev/null && echo "${VERSION_CODENAME:-}") ||
+	die "cannot read $osr"
+case "$suite" in
+bookworm) clang_ver=14 ;;
+trixie) clang_ver=19 ;;
+*) die "ovc supports Debian bookworm and trixie; $osr names '${suite:-no suite}'" ;;
+esac
+
+pkgs=(kamailio kamailio-extra-modules kamailio-utils-modules sip-tester
+	check libcap-dev libjansson-dev pkg-config gcc make iproute2 procps
+	gnuplot-nox xz-utils dpkg-dev binutils clang "libclang-rt-$clang_ver-dev"
+	valgrind lintian linux-libc-dev curl jq linux-perf)
+# clang also builds the kernel stage's socket filter (clang -target bpf,
+# linux/bpf.h from linux-libc-dev); no libbpf or bpftool: the module
+# loads it through bpf() itself. libclang-rt-N-dev: the sanitizer and
+# fuzzer runtimes of the suite's default clang (bookworm 14, trixie 19)
+
 [ "$(id -u)" = 0 ] || die "must run as root (apt-get install); got uid $(id -u)"
-command -v apt-get >/dev/null || die "apt-get not found: ovc supports Debian bookworm"
+command -v apt-get >/dev/null || die "apt-get not found: ovc supports Debian bookworm and trixie"
 
 changed=0
 updated=0
@@ -62,7 +75,7 @@ if [ ! -f "$stamp" ]; then
 		cat >"$srcl" <<EOS
 Types: deb-src
 URIs: http://deb.debian.org/debian
-Suites: bookworm bookworm-updates
+Suites: $suite $suite-updates
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOS
@@ -73,9 +86,30 @@ EOS
 	chmod 755 "$dl"
 	trap 'rm -rf "$dl"' EXIT
 	say "downloading kamailio=$kver source"
+	# trixie's source lists an upstream signature (orig.tar.gz.asc) the
+	# archive may not serve: apt-get then fails after fetching the rest.
+	# The tarball is used all the same once its SHA-256 is the one the
+	# .dsc names (the .dsc itself checked by apt against the signed
+	# Sources index).
 	(cd "$dl" && apt-get source -qq --download-only "kamailio=$kver") \
-		>/dev/null || die "apt-get source kamailio=$kver failed"
-	orig=$(ls "$dl"/kamailio_"$upver"*.orig.tar.* 2>/dev/null | head -n1)
+		>"$dl/apt.log" 2>&1 || srcrc=$?
+	orig=$(ls "$dl"/kamailio_"$upver".orig.tar.* 2>/dev/null |
+		grep -v '\.asc$' | head -n1 || true)
+	if [ -n "${srcrc:-}" ]; then
+		dsc=$(ls "$dl"/kamailio_*.dsc 2>/dev/null | head -n1 || true)
+		want=""
+		[ -z "$dsc" ] || [ -z "$orig" ] || want=$(awk -v f="${orig##*/}" '
+			/^Checksums-Sha256:/ { s = 1; next }
+			/^[^ ]/ { s = 0 }
+			s && $3 == f { print $1 }' "$dsc")
+		if [ -z "$want" ] ||
+			[ "$(sha256sum <"$orig" | cut -d' ' -f1)" != "$want" ]; then
+			cat "$dl/apt.log" >&2
+			die "apt-get source kamailio=$kver failed"
+		fi
+		say "apt-get source kamailio=$kver reported errors; its" \
+			"${orig##*/} matches the .dsc's SHA-256: used"
+	fi
 	[ -n "$orig" ] || die "no orig tarball for kamailio $upver in $dl"
 	rm -rf "$hdrs.tmp"
 	mkdir -p "$hdrs.tmp"
