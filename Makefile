@@ -110,8 +110,9 @@ check:
 # integration tests, which measure under load, run after them, one at a
 # time. Kamailio 6.0's root and build (check-k60-build) is one of the
 # former; its tests (check-k60, which finds the tree built) come last.
-CHECK_NO_LOAD = check-unit check-asan check-fuzz check-docs check-scripts \
-	check-sim check-bench-unit check-k60-build
+CHECK_NO_LOAD = check-unit check-asan check-fuzz check-docs \
+	check-cfg-examples check-scripts check-sim check-bench-unit \
+	check-k60-build
 
 check-all:
 	@$(MAKE) --no-print-directory -j2 --output-sync=target $(CHECK_NO_LOAD)
