@@ -167,6 +167,25 @@ static int remembered(const struct ovc_adm_state *st,
 	return 0;
 }
 
+/* The fair share (ovc/fair.h) in front of acceptor acc, on a new call's
+ * INVITE r from a known source: the acceptor r meets (acc, or the
+ * proportional one for an oc source the cut would refuse), or NULL when
+ * the cut refuses r. Anything else meets acc. */
+static struct ovc_acceptor *fair_share(const struct ovc_adm_state *st,
+		const struct ovc_adm_req *r, struct ovc_acceptor *acc)
+{
+	enum ovc_fair_verdict j;
+
+	if(st->fair == NULL || r->fair_src == 0 || r->sc == NULL
+			|| !ovc_adm_new_invite(r))
+		return acc;
+	j = ovc_fair_judge(st->fair, r->fair_src,
+			ovc_fair_call(st->secret, r->buf, r->sc), r->buf, r->sc);
+	if(j == OVC_FAIR_EXEMPT)
+		return &st->fair->prop;
+	return j == OVC_FAIR_PASS ? acc : NULL;
+}
+
 /* The controller's fraction on a controlled request. For an INVITE bound
  * for a paced queue only the guard's cap applies here (the fraction
  * applies at the queue's output, 003 §V), so that a flood does not swamp
@@ -181,26 +200,29 @@ static void accept_or_refuse(const struct ovc_adm_state *st,
 {
 	int queue = r->c == OVC_CLASS_INVITE && cfg->queue_on && cfg->t->queued
 				&& (cfg->overloaded || !cfg->queue_idle);
+	struct ovc_acceptor *acc;
 	int within = 1;
 
 	if(queue && cfg->t->paces_queue) {
-		if(cfg->dry_run || ovc_acceptor_take(st->acc_arrival))
+		acc = fair_share(st, r, st->acc_arrival);
+		if(cfg->dry_run || (acc != NULL && ovc_acceptor_take(acc)))
 			verdict(v, OVC_ADM_QUEUE, 0);
 		else
-			refuse(st, cfg, r, v, 0);
+			refuse(st, cfg, r, v, acc == NULL ? OVC_ADMF_FAIR : 0);
 		v->flags |= OVC_ADMF_SHARE;
 		return;
 	}
 	if(cfg->t->dialog_limits && src->burst != NULL)
 		within = src->burst(src->ctx, r->c);
-	if(within && ovc_acceptor_take(st->acc)) {
+	acc = within ? fair_share(st, r, st->acc) : st->acc;
+	if(within && acc != NULL && ovc_acceptor_take(acc)) {
 		if(!queue)
 			remember(st, cfg, v, OVC_REJMEM_ADMITTED);
 		verdict(v, queue ? OVC_ADM_QUEUE : OVC_ADM_ADMIT, 0);
 	} else if(cfg->dry_run) {
 		verdict(v, queue ? OVC_ADM_QUEUE : OVC_ADM_ADMIT, OVC_ADMF_WOULD);
 	} else {
-		refuse(st, cfg, r, v, 0);
+		refuse(st, cfg, r, v, acc == NULL ? OVC_ADMF_FAIR : 0);
 	}
 }
 

@@ -9,6 +9,7 @@
  *   in-dialog DoS limit (R-SOCA)        -> pass, reject or drop
  *   decision memory (retransmissions)   -> the original's decision
  *   age in the receive queue            -> reject what waited too long
+ *   the fair share (ovc/fair.h)         -> the heaviest sources first
  *   the acceptor (burst budget first)   -> admit, queue or reject
  *   emergency calls                     -> a reject becomes an admission
  *
@@ -32,6 +33,7 @@
 #include "ovc/acceptor.h"
 #include "ovc/alg.h"
 #include "ovc/emerg.h"
+#include "ovc/fair.h"
 #include "ovc/nexthop.h"
 #include "ovc/rejmem.h"
 #include "ovc/sipscan.h"
@@ -54,6 +56,8 @@ struct ovc_adm_req
 	uint64_t src; /* the transport source it came from (protocol, address,
 					 port) as the caller identifies it, 0: unknown; part
 					 of its identity in the decision memory */
+	uint64_t fair_src;		   /* its source's key for the fair share
+								  (ovc_fair_key()), 0: none (not cut) */
 };
 
 /* Is r a new call's INVITE (an initial INVITE: what smart forwarding
@@ -70,6 +74,8 @@ struct ovc_adm_state
 	struct ovc_acceptor *acc;		  /* the controller's fraction */
 	struct ovc_acceptor *acc_arrival; /* in front of a paced queue */
 	const struct ovc_emerg *emerg;	  /* emergency calls (NULL: none) */
+	struct ovc_fair *fair; /* the fair share in front of the acceptor
+							  (ovc/fair.h), NULL: off */
 	uint64_t secret;				  /* keys identities and To-tags */
 };
 
@@ -182,6 +188,9 @@ enum ovc_adm_act
 /* an initial INVITE bound for a paced queue that met the arrival share
  * (queued, or refused by it): what the share's fraction applies to */
 #define OVC_ADMF_SHARE 0x1000u
+/* refused by the fair share's cut (ovc/fair.h): its source sends more
+ * than the level */
+#define OVC_ADMF_FAIR 0x2000u
 
 /* The verdict. */
 struct ovc_adm_verdict

@@ -52,6 +52,7 @@ int main(void)
 	srunner_add_suite(sr, make_suite_kstage_seen());
 	srunner_add_suite(sr, make_suite_kstage_prog());
 	srunner_add_suite(sr, make_suite_ksplit());
+	srunner_add_suite(sr, make_suite_fair());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -47,5 +47,6 @@ Suite *make_suite_kstage_scan(void);
 Suite *make_suite_kstage_seen(void);
 Suite *make_suite_kstage_prog(void);
 Suite *make_suite_ksplit(void);
+Suite *make_suite_fair(void);
 
 #endif

@@ -987,6 +987,68 @@ START_TEST(test_send_queue_and_feedback)
 }
 END_TEST
 
+/* The fair share in front of the acceptor: under a level, the calls of a
+ * source above it are refused (OVC_ADMF_FAIR) in proportion, a source
+ * below it keeps all of its calls, the acceptor sees only what passed,
+ * and a retransmission gets its call's verdict. */
+START_TEST(test_fair_share_cut)
+{
+	struct ovc_fair *fr = malloc(sizeof(*fr));
+	uint64_t heavy = ovc_fair_key("heavy", 5), light = ovc_fair_key("light", 5);
+	unsigned i, cut = 0, light_ok = 0, copy, first[200];
+	struct ovc_adm_verdict v;
+	struct ovc_sip_scan sc;
+	struct ovc_adm_req r;
+	char msg[400];
+
+	ck_assert_ptr_nonnull(fr);
+	ovc_fair_init(fr);
+	copy = atomic_load(&fr->copy);
+	for(i = 0; i < 1000; i++)
+		ovc_fair_count(&fr->sk, copy, heavy);
+	for(i = 0; i < 50; i++)
+		ovc_fair_count(&fr->sk, copy, light);
+	ovc_fair_rotate(fr);
+	atomic_store(&fr->level, 100); /* the heavy keeps a tenth */
+	st.fair = fr;
+	for(i = 0; i < 400; i++) {
+		snprintf(msg, sizeof(msg),
+				"INVITE sip:b@example.com SIP/2.0\r\n"
+				"Via: SIP/2.0/UDP 10.0.0.1;branch=z9hG4bK%u\r\n"
+				"From: <sip:a@example.com>;tag=%u\r\n"
+				"To: <sip:b@example.com>\r\nCall-ID: fair-%u\r\n"
+				"CSeq: 1 INVITE\r\nContent-Length: 0\r\n\r\n",
+				i, i, i % 200);
+		req(msg, &r, &sc);
+		r.fair_src = i % 4 == 3 ? light : heavy;
+		cfg.now_s = 100 + 40 * (i / 200); /* the memory forgets */
+		ovc_adm_decide(&st, &cfg, &src, &r, &v);
+		if(r.fair_src == light) {
+			light_ok += v.act == OVC_ADM_ADMIT;
+			continue;
+		}
+		if(i < 200)
+			first[i] = v.act;
+		else /* the same call again: the same verdict */
+			ck_assert_uint_eq(first[i - 200], v.act);
+		if(v.act == OVC_ADM_REJECT) {
+			ck_assert_uint_eq(v.flags & OVC_ADMF_FAIR, OVC_ADMF_FAIR);
+			cut++;
+		}
+	}
+	ck_assert_uint_eq(light_ok, 100);
+	ck_assert_uint_ge(cut, 240); /* about 0.9 of the heavy's 300 */
+	ck_assert_uint_le(cut, 300);
+	ck_assert_uint_eq(atomic_load(&acc.taken), 400 - cut);
+	/* not a source known: not cut */
+	r.fair_src = 0;
+	ovc_adm_decide(&st, &cfg, &src, &r, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	st.fair = NULL;
+	free(fr);
+}
+END_TEST
+
 Suite *make_suite_admission(void)
 {
 	Suite *s = suite_create("admission");
@@ -1016,6 +1078,7 @@ Suite *make_suite_admission(void)
 	tcase_add_test(tc, test_next_hop);
 	tcase_add_test(tc, test_send_queue);
 	tcase_add_test(tc, test_send_queue_and_feedback);
+	tcase_add_test(tc, test_fair_share_cut);
 	suite_add_tcase(s, tc);
 	return s;
 }
