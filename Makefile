@@ -47,7 +47,7 @@ UNIT_SAN = $(BUILD)/tests/unit_tests_san
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
 .PHONY: all lib module deps check check-unit check-asan check-integration bench-soak \
-	check-cfg-examples \
+	check-cfg-examples check-tree \
 	check-all check-docs check-scripts docs demo bench clean format install \
 	uninstall deb check-k60 check-k60-all check-k60-build \
 	print-version
@@ -148,6 +148,7 @@ check-scripts: bench-tools
 	./tests/scripts/test_es_summary.sh
 	./tests/scripts/test_kstage_split.sh
 	./tests/scripts/test_probe.sh
+	./tests/scripts/test_kam_tree_layout.sh
 
 check-integration: all
 	./tests/integration/run.sh
@@ -256,6 +257,14 @@ check-integration: $(BUILD)/scan_fields
 $(BUILD)/sip_probe: tests/tools/sip_probe.c | $(BUILD)/tests
 	$(CC) $(LIB_CFLAGS) -o $@ $<
 check-integration: $(BUILD)/sip_probe
+
+# ovc as src/modules/ovc of a Kamailio source tree (default: the newest
+# 6.1 source package of Debian's archive; KTREE_SRC= a tree or tarball),
+# built with Kamailio's own Makefile and CMake, then loaded by that tree's
+# kamailio -c (scripts/kam-tree.sh). Minutes (the first run builds the
+# tree's core twice), so not part of check.
+check-tree:
+	./scripts/kam-tree.sh both
 
 # every Kamailio configuration example in the docs passes kamailio -c
 check-cfg-examples: $(MOD)
