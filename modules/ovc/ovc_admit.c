@@ -393,6 +393,10 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 	}
 	request_of_scan(
 			msg, sc, sc ? ovc_class_of_scan(sc) : ovc_classify(msg), &r);
+	if(ovc_fast_path_kemi && !noreply
+			&& !(atomic_load_explicit(&ovc->script_plain, memory_order_relaxed)
+					& (1u << r.c)))
+		atomic_fetch_or(&ovc->script_plain, 1u << r.c);
 	ovc_admit_settings(&cfg);
 	ovc_admit_decide(&cfg, &r, fd, &v);
 	return act(msg, &r, sc, &cfg, &v, noreply);

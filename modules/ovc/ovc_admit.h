@@ -49,6 +49,12 @@ void ovc_admit_request(struct sip_msg *msg, struct ovc_sip_scan *scan,
 
 /* 1 (default): decide UDP requests at datagram arrival (ovc_dgram_in). */
 extern int ovc_fast_path;
+/* 1 when the script is KEMI's (set in mod_init): which requests it wants
+ * to answer itself (admit_flags("noreply")) is not known before it runs,
+ * so the fast path decides a request of a class only once the script has
+ * called admit() without noreply for one (ovc->script_plain): until then
+ * every request of the class reaches the script first. */
+extern int ovc_fast_path_kemi;
 
 /* SREV_NET_DGRAM_IN callback: scans the raw datagram and, for a request the
  * scanner fully understands, takes the same decision as ovc_admit(): a

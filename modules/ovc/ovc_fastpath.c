@@ -14,6 +14,7 @@
 #include "ovc_rxq.h"
 
 int ovc_fast_path = 1;
+int ovc_fast_path_kemi;
 
 /* A datagram the fast path consumes never reaches receive_msg(): the
  * modules that watch what Kamailio receives (SREV_NET_DATA_RECV: siptrace
@@ -116,6 +117,10 @@ static int dgram_in(sr_event_param_t *evp, int *refused)
 		return 0;
 	}
 	r.c = ovc_class_of_scan(&sc);
+	if(ovc_fast_path_kemi
+			&& !(atomic_load_explicit(&ovc->script_plain, memory_order_relaxed)
+					& (1u << r.c)))
+		return 0; /* the KEMI script has not shown how it admits these */
 	r.m = sc.method;
 	r.buf = buf;
 	r.len = (size_t)len;

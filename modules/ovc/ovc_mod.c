@@ -235,6 +235,9 @@ static int mod_init(void)
 	} else {
 		ovc_rxq_hooked = 1;
 	}
+	/* a KEMI script: the fast path learns per class whether the script
+	 * answers refusals itself (ovc_admit.h) */
+	ovc_fast_path_kemi = ovc_fast_path && sr_kemi_eng_get() != NULL;
 	if(ovc_parts_init(ovc_mp_params()) < 0)
 		goto error;
 	/* the ticker and the parts' processes (queue workers, reaper) */

@@ -50,6 +50,9 @@ struct ovc_shm
 	_Atomic int dry_run;	  /* 1: decide and count, never reject */
 	_Atomic int script_replies; /* 1: a KEMI script asked for noreply:
 								   the fast path leaves every request to it */
+	_Atomic unsigned script_plain; /* KEMI: bit per class (1u << class)
+								   the script has passed to admit() without
+								   noreply: the fast path decides only those */
 	_Atomic int reconfig;	  /* 1: ticker re-inits the controller */
 	int cpu_source;			  /* enum ovc_cpu_source (fixed at start) */
 	double cpu_capacity;	  /* CPUs the occupancy is measured against */
