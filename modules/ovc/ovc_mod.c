@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/globals.h"
 #include "core/sr_module.h"
 #include "core/cfg/cfg_struct.h"
 #include "core/events.h"
@@ -32,6 +33,7 @@
 #include "ovc_rxq.h"
 #include "ovc_sampler.h"
 #include "ovc_shm.h"
+#include "ovc_shm_fit.h"
 #include "ovc_stats.h"
 #include "ovc_ticker.h"
 
@@ -206,6 +208,11 @@ static int mod_init(void)
 		LM_ERR("modparam \"param\": %s\n", err);
 		return -1;
 	}
+	if(ovc_shm_fit(shm_mem_size, (unsigned)ovc_mp.stats_history,
+			   ovc_mp.queue_size > 0 && ovc_mp.queue_workers > 0,
+			   (uint64_t)ovc_mp.queue_max_bytes)
+			< 0)
+		return -1;
 	if(ovc_admit_init() < 0)
 		return -1;
 	if(ovc_sampler_init(&ovc_mp.cpu_source, &ovc_mp.cpu_capacity) < 0)

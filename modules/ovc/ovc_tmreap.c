@@ -83,6 +83,12 @@ static void on_request_in(struct cell *t, int type, struct tmcb_params *ps)
 
 /* ------------------------------------------------ init */
 
+size_t ovc_tmreap_shm_bytes(void)
+{
+	return sizeof(struct ovc_tr_shm)
+		   + OVC_CLASS_COUNT * ovc_agering_size(TR_RING_CAP);
+}
+
 int ovc_tmreap_init(unsigned mem_source)
 {
 	int c;

@@ -57,6 +57,9 @@ struct ovc_tr_meas
 	double frac;	/* occupancy for the controller */
 };
 
+/* Shared memory, bytes, ovc_tmreap_init() takes at most (tm loaded). */
+size_t ovc_tmreap_shm_bytes(void);
+
 /* Binds tm (when loaded), allocates the rings and counters in shm,
  * registers the statistics and TMCB_REQUEST_IN. mem_source (enum
  * ovc_mem_source) is checked: transactions as a source need tm. Call in
