@@ -8,8 +8,9 @@
 # attached and drops initial INVITEs, no memory runs out (no allocation
 # failure in the log), and it sets up at least TIMELY_MARGIN (0.9) x the
 # calls in time (INVITE->200 < 500 ms) of the same proxy run as root with
-# 1 GB of shared memory. First, started as root with -u/-g (the core drops
-# root after mod_init), the stage is attached too. Skips when the user
+# 1 GB of shared memory. First, with -m 16 ovc refuses to start, saying
+# what shared memory it needs and the -m that holds it; started as root
+# with -u/-g (the core drops root after mod_init), the stage is attached. Skips when the user
 # kamailio or setpriv is missing, or when the kernel refuses the stage to
 # root as well.
 . "$(dirname "$0")/lib.sh"
@@ -51,6 +52,16 @@ ks_key() {
 kpid_user() { ps -o user= -p "$T_KPID" | tr -d ' '; }
 
 cg=$(cg_make "$QUOTA_US" "$PERIOD_US")
+
+# too little shared memory for ovc and the transactions: refused at start
+if KAM_SHM_MB=16 KAM_START_TENTHS=50 kam_start -n small >/dev/null; then
+	kam_stop
+	fail "-m 16: kamailio started"
+fi
+need=$(grep -oE "ovc needs [0-9.]+ MB of shared memory.*-m [0-9]+ or more" \
+	"$T_DIR/small.log" | head -n1 || true)
+check "-m 16: ovc refuses to start, saying what it needs (${need:-nothing})" \
+	"$(grep -c . <<<"$need") == 1"
 
 # started as root, dropping it with -u/-g after mod_init
 KAM_OPTS="-u $SVC_USER -g $SVC_USER" KAM_SHM_MB=64 KAM_PKG_MB=8 \
