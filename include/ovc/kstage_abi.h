@@ -22,7 +22,8 @@ struct ovc_ks_share
 /* Map 1, "ovc_ks_stats": per-CPU array, one entry, counts since load. */
 struct ovc_ks_stats
 {
-	unsigned long long invites; /* datagrams starting "INVITE " */
+	unsigned long long invites; /* datagrams whose method is INVITE (any
+								   case), or may be (ovc_ks_classify()) */
 	unsigned long long initial; /* of them judged initial INVITEs */
 	unsigned long long unsure;	/* of them not judged within the bounds */
 	unsigned long long spared;	/* initial INVITEs of admitted calls */
@@ -32,9 +33,10 @@ struct ovc_ks_stats
 /* Map 2, "ovc_ks_work": per-CPU array, one struct ovc_ks_work
  * (ovc/kstage_scan.h). */
 
-/* Map 3, "ovc_ks_admitted": LRU hash, key the Call-ID's hash (64 bits),
- * value 32 bits (the monotonic second it was admitted), filled by the
- * module when it admits or queues an initial INVITE. */
+/* Map 3, "ovc_ks_admitted": LRU hash, key an initial INVITE's key (64
+ * bits: the hash of its Call-ID and top Via, ovc/kstage_scan.h), value 32
+ * bits (the monotonic second it was admitted), filled by the module when
+ * it admits or queues an initial INVITE. */
 #define OVC_KS_ADMITTED_MAX 65536u
 
 /* Map 4, "ovc_ks_seen": array (BPF_F_MMAPABLE) of OVC_KS_SEEN_BUCKETS

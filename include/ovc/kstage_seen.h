@@ -1,24 +1,35 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ovc - when did a call's first INVITE reach the host? The kernel stage's
- * socket filter notes, for every initial INVITE it scans, the millisecond
- * its call (its Call-ID's hash, ovc/kstage_scan.h) was first seen, in a
- * table shared with the module (the map "ovc_ks_seen", memory-mapped by
- * every Kamailio process). The module reads it back: an initial INVITE
- * whose call was first seen long ago is a retransmission of a call that
- * never got through (dropped by the stage, or by a full receive buffer),
- * and the caller has been waiting since then.
+ * ovc - when did an initial INVITE's first transmission reach the host?
+ * The kernel stage's socket filter notes, for every initial INVITE it
+ * scans, the millisecond its key was first seen, in a table shared with
+ * the module (the map "ovc_ks_seen", memory-mapped by every Kamailio
+ * process). The module reads it back: an initial INVITE first seen long
+ * ago is a retransmission of one that never got through (dropped by the
+ * stage, or by a full receive buffer), and the caller has been waiting
+ * since then.
  *
- * The table is a set of buckets of two 64-bit slots; a call goes to the
- * bucket of its hash's low bits. A slot holds a call's tag (31 bits of
- * its hash, never 0) in bits 63..33, a flag in bit 32 (the module
- * admitted the call: its later INVITEs, e.g. the new attempt after a
- * 407, are not late), and the millisecond of CLOCK_MONOTONIC it was first
- * seen, modulo 2^32, in bits 31..0. A new call takes its bucket's empty
- * slot, else the one first seen longer ago; a call whose slot another
- * takes is seen as new again (never late). One definition, compiled into
- * the socket filter by clang -target bpf and into the module and the
- * unit tests.
+ * The key is the one of the admitted-calls map and of the drop draw
+ * (ovc/kstage_scan.h): the hash of the INVITE's Call-ID and of its top
+ * Via's value (branch and sent-by), i.e. its transaction, not its call.
+ * So the late check holds for retransmissions (they repeat the top Via:
+ * the first transmission's sight), and it cannot be turned against a
+ * caller: an INVITE that reuses the caller's Call-ID with another branch
+ * or sent-by (a replay) has a slot of its own, so it neither makes the
+ * caller's INVITE look first seen earlier (late) nor, once admitted,
+ * marks it admitted; to do either a third party would have to send the
+ * caller's own Call-ID and top Via before the caller does. A new attempt
+ * after a 401/407 (a new branch) is first seen when it arrives.
+ *
+ * The table is a set of buckets of two 64-bit slots; a key goes to the
+ * bucket of its low bits. A slot holds a key's tag (31 of its bits, never
+ * 0) in bits 63..33, a flag in bit 32 (the module admitted the INVITE:
+ * its retransmissions are not late), and the millisecond of
+ * CLOCK_MONOTONIC it was first seen, modulo 2^32, in bits 31..0. A new
+ * key takes its bucket's empty slot, else the one first seen longer ago;
+ * a key whose slot another takes is seen as new again (never late). One
+ * definition, compiled into the socket filter by clang -target bpf and
+ * into the module and the unit tests.
  */
 #ifndef OVC_KSTAGE_SEEN_H
 #define OVC_KSTAGE_SEEN_H
@@ -41,7 +52,7 @@ struct ovc_ks_seen_bucket
 	unsigned long long s[2];
 };
 
-/* The bucket of the call of Call-ID hash key. */
+/* The bucket of key (ovc/kstage_scan.h). */
 OVC_KS_INLINE unsigned ovc_ks_seen_index(unsigned long long key)
 {
 	return (unsigned)key & (OVC_KS_SEEN_BUCKETS - 1u);

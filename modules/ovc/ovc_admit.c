@@ -85,8 +85,9 @@ struct src_ctx
 	int fd;			  /* the UDP socket it was read from, -1: not UDP */
 	const char *buf;  /* the datagram */
 	size_t len;		  /* its length */
-	uint64_t callkey; /* its Call-ID's hash for the kernel stage, 0: not
-						 computed (or not an INVITE the stage judges) */
+	uint64_t callkey; /* its key for the kernel stage (Call-ID and top Via),
+						 0: not computed (or not an INVITE the stage
+						 judges) */
 };
 
 /* How long the initial INVITE this process just read from UDP socket

@@ -21,23 +21,26 @@ extern int ovc_kstage_on;
 extern int ovc_kstage_budget;
 
 /* Admission path (any process), an initial INVITE admitted or queued
- * while overload is evident (the caller checks): remembers its call in
- * the kernel's map of admitted calls (buf, len: the datagram), so that
- * the filter never drops its retransmissions, and marks it admitted in
- * the seen table, so that its later INVITEs (a new attempt after a 407)
- * are never late (ovc_kstage_call_age_ns()). key: its Call-ID's hash
- * when known (from ovc_kstage_call_age_ns()), else 0 and it is computed
- * by the filter's own scan (ovc/kstage_scan.h). One bpf() system call;
- * nothing when the stage is not attached. */
+ * while overload is evident (the caller checks): remembers it in the
+ * kernel's map of admitted calls (buf, len: the datagram), so that the
+ * filter never drops its retransmissions, and marks it admitted in the
+ * seen table, so that its retransmissions are never late
+ * (ovc_kstage_call_age_ns()). key: its key (the hash of its Call-ID and
+ * top Via, ovc/kstage_scan.h: an INVITE of the same call with a new
+ * branch, a new attempt or a replay, has another) when known (from
+ * ovc_kstage_call_age_ns()), else 0 and it is computed by the filter's
+ * own scan. One bpf() system call; nothing when the stage is not
+ * attached. */
 void ovc_kstage_admitted(const char *buf, size_t len, uint64_t key);
 
-/* How long ago, ns, the call of the initial INVITE buf (len bytes) was
- * first seen by the stage's filter (its first transmission, whether the
- * filter or a full receive buffer dropped it then): -1 when unknown (the
- * stage is not attached, the filter could not judge the INVITE, another
- * call took its slot) or when ovc admitted the call before. *key: its
- * Call-ID's hash, computed when 0 (left 0 when the filter cannot judge
- * it). A read of shared memory, no system call; ms resolution. */
+/* How long ago, ns, the initial INVITE buf (len bytes) was first seen by
+ * the stage's filter (its first transmission, whether the filter or a
+ * full receive buffer dropped it then): -1 when unknown (the stage is not
+ * attached, the filter could not judge the INVITE, another INVITE took
+ * its slot) or when ovc admitted it before. *key: its key (the hash of
+ * its Call-ID and top Via, ovc/kstage_scan.h), computed when 0 (left 0
+ * when the filter cannot judge it). A read of shared memory, no system
+ * call; ms resolution. */
 int64_t ovc_kstage_call_age_ns(const char *buf, size_t len, uint64_t *key);
 
 /* Initial INVITEs the kernel dropped since start or ovc.reset (0 when

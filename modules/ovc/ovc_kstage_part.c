@@ -358,8 +358,9 @@ static void ks_destroy(void)
 	ks = NULL;
 }
 
-/* The Call-ID hash of the initial INVITE buf (len bytes) as the filter
- * computes it, or 0 when the filter would not judge it (it passes). */
+/* The key of the initial INVITE buf (len bytes), the hash of its Call-ID
+ * and top Via, as the filter computes it, or 0 when the filter would not
+ * judge it (it passes). */
 static uint64_t call_key(const char *buf, size_t len)
 {
 	static struct ovc_ks_work w;

@@ -57,13 +57,17 @@ static unsigned whole(const char *msg)
 	return UDP + (unsigned)strlen(msg);
 }
 
-static unsigned long long fnv(const char *s)
+/* The key of the initial INVITE msg as the module computes it (the scan
+ * run on the host), 0 when the scan does not judge it. */
+static unsigned long long key_of(const char *msg)
 {
-	unsigned long long h = OVC_KS_FNV_OFFSET;
+	static struct ovc_ks_work w;
+	size_t n = strlen(msg);
 
-	for(; *s; s++)
-		h = (h ^ (unsigned char)*s) * OVC_KS_FNV_PRIME;
-	return h;
+	if(n > OVC_KS_SCAN)
+		n = OVC_KS_SCAN;
+	memcpy(w.b, msg, n);
+	return ovc_ks_classify(&w, (unsigned)n) == OVC_KS_INVITE ? w.key : 0;
 }
 
 #define VIA "Via: SIP/2.0/UDP 127.0.0.1:5062;branch=z9hG4bK-1-1-0\r\n"
@@ -86,7 +90,8 @@ START_TEST(test_drops_initial_invite)
 	ck_assert_int_eq(ovc_ksb_read(&k, &st), 0);
 	ck_assert(st.invites == 1 && st.initial == 1 && st.dropped == 1);
 	/* once admitted, its retransmissions pass whole */
-	ck_assert_int_eq(ovc_ksb_admit(&k, fnv("1-100@127.0.0.1"), 1), 0);
+	ck_assert(key_of(invite) != 0);
+	ck_assert_int_eq(ovc_ksb_admit(&k, key_of(invite), 1), 0);
 	ck_assert_uint_eq(kept(invite), whole(invite));
 	ck_assert_int_eq(ovc_ksb_read(&k, &st), 0);
 	ck_assert(st.spared == 1 && st.dropped == 1);
@@ -183,7 +188,7 @@ START_TEST(test_share_of_calls)
 				"INVITE sip:ovc@127.0.0.1:5060 SIP/2.0\r\n" VIA FROM TO
 				"\r\nCall-ID: %s\r\nCSeq: 1 INVITE\r\n" TAIL,
 				cid);
-		drop = ovc_ks_call_dropped(fnv(cid), OVC_KS_ONE / 2);
+		drop = ovc_ks_call_dropped(key_of(msg), OVC_KS_ONE / 2);
 		for(t = 0; t < 3; t++) /* the INVITE and two retransmissions */
 			ck_assert_msg(kept(msg) == (drop ? 0 : whole(msg)),
 					"%s, transmission %u: kept %u", cid, t, kept(msg));
@@ -194,6 +199,60 @@ START_TEST(test_share_of_calls)
 	/* kept() in the failure message does not run unless one fails */
 	ck_assert_uint_eq(st.dropped, 3ULL * dropped);
 	ck_assert_uint_eq(st.initial, 600);
+	ovc_ksb_close(&k);
+}
+END_TEST
+
+/* The INVITE in any case, after blank lines, is dropped as Kamailio
+ * would take it for an INVITE; the method followed by HT (Kamailio
+ * refuses the request line) is another method's datagram, kept whole. */
+START_TEST(test_method_case_dropped)
+{
+	static const char *const msgs[] = {
+			"invite sip:ovc@127.0.0.1:5060 SIP/2.0\r\n" VIA FROM TO "\r\n" CID
+			"CSeq: 1 INVITE\r\n" TAIL,
+			"Invite sip:ovc@127.0.0.1:5060 SIP/2.0\r\n" VIA FROM TO "\r\n" CID
+			"CSeq: 1 INVITE\r\n" TAIL,
+			"INVITe sip:ovc@127.0.0.1:5060 SIP/2.0\r\n" VIA FROM TO "\r\n" CID
+			"CSeq: 1 INVITE\r\n" TAIL,
+			"\r\n\r\nINVITE sip:ovc@127.0.0.1:5060 SIP/2.0\r\n" VIA FROM TO
+			"\r\n" CID "CSeq: 1 INVITE\r\n" TAIL,
+	};
+	static const char tab[] = "INVITE\tsip:ovc@127.0.0.1:5060 SIP/2.0\r\n" VIA
+			FROM TO "\r\n" CID "CSeq: 1 INVITE\r\n" TAIL;
+	struct ovc_ks_stats st;
+	unsigned i;
+
+	if(load())
+		return;
+	for(i = 0; i < sizeof(msgs) / sizeof(msgs[0]); i++)
+		ck_assert_msg(kept(msgs[i]) == 0, "%.8s: kept", msgs[i]);
+	ck_assert_uint_eq(kept(tab), whole(tab));
+	ck_assert_int_eq(ovc_ksb_read(&k, &st), 0);
+	ck_assert_uint_eq(st.invites, 4);
+	ck_assert_uint_eq(st.dropped, 4);
+	ovc_ksb_close(&k);
+}
+END_TEST
+
+/* An admitted INVITE's retransmissions pass; INVITEs that reuse its
+ * Call-ID with a new branch are new requests, dropped at share 1. */
+START_TEST(test_replay_new_branch)
+{
+	static const char replay[] = "INVITE sip:other@127.0.0.1:5060 SIP/2.0\r\n"
+								 "Via: SIP/2.0/UDP 127.0.0.1:5062;branch="
+								 "z9hG4bK-replay-1\r\n" FROM TO "\r\n" CID
+								 "CSeq: 1 INVITE\r\n" TAIL;
+	struct ovc_ks_stats st;
+
+	if(load())
+		return;
+	ck_assert_int_eq(ovc_ksb_admit(&k, key_of(invite), 1), 0);
+	ck_assert_uint_eq(kept(invite), whole(invite));
+	ck_assert_uint_eq(kept(invite), whole(invite));
+	ck_assert_uint_eq(kept(replay), 0);
+	ck_assert_int_eq(ovc_ksb_read(&k, &st), 0);
+	ck_assert(st.spared == 2 && st.dropped == 1);
 	ovc_ksb_close(&k);
 }
 END_TEST
@@ -213,7 +272,7 @@ static unsigned now_ms(void)
  * never late, and nothing else is noted. */
 START_TEST(test_first_sight_noted)
 {
-	unsigned long long key = fnv("1-100@127.0.0.1");
+	unsigned long long key = key_of(invite);
 	volatile struct ovc_ks_seen_bucket *b;
 	unsigned t0;
 	long long age;
@@ -251,6 +310,42 @@ START_TEST(test_first_sight_noted)
 }
 END_TEST
 
+/* The seen table is keyed as the admitted map: an INVITE that reuses a
+ * call's Call-ID with a new branch has a first sight of its own (it
+ * neither inherits the call's, nor makes it look older), and the call
+ * admitted does not mark it admitted. */
+START_TEST(test_seen_per_transaction)
+{
+	static const char replay[] = "INVITE sip:ovc@127.0.0.1:5060 SIP/2.0\r\n"
+								 "Via: SIP/2.0/UDP 127.0.0.1:5062;branch="
+								 "z9hG4bK-replay-2\r\n" FROM TO "\r\n" CID
+								 "CSeq: 1 INVITE\r\n" TAIL;
+	unsigned long long key = key_of(invite), rkey = key_of(replay);
+	volatile struct ovc_ks_seen_bucket *b;
+	long long age;
+
+	if(load())
+		return;
+	ck_assert(key != 0 && rkey != 0 && key != rkey);
+	ck_assert_int_eq(ovc_ksb_set_share(&k, 0), 0);
+	/* the call first seen 600 ms ago */
+	b = &k.seen[ovc_ks_seen_index(key)];
+	b->s[0] = ovc_ks_seen_tag(key) | (unsigned)(now_ms() - 600u);
+	b->s[1] = 0;
+	ck_assert_uint_eq(kept(replay), whole(replay));
+	age = ovc_ksb_seen_age_ms(&k, rkey, now_ms());
+	ck_assert_msg(age >= 0 && age < 100, "replay's age %lld", age);
+	age = ovc_ksb_seen_age_ms(&k, key, now_ms());
+	ck_assert_msg(age >= 600 && age < 5000, "call's age %lld", age);
+	/* the call admitted: its retransmissions are never late, the
+	 * replay's still are */
+	ovc_ksb_seen_admit(&k, key, now_ms());
+	ck_assert_int_eq(ovc_ksb_seen_age_ms(&k, key, now_ms()), -1);
+	ck_assert(ovc_ksb_seen_age_ms(&k, rkey, now_ms()) >= 0);
+	ovc_ksb_close(&k);
+}
+END_TEST
+
 Suite *make_suite_kstage_prog(void)
 {
 	Suite *s = suite_create("kstage_prog");
@@ -261,6 +356,9 @@ Suite *make_suite_kstage_prog(void)
 	tcase_add_test(tc, test_long_datagrams_whole);
 	tcase_add_test(tc, test_share_of_calls);
 	tcase_add_test(tc, test_first_sight_noted);
+	tcase_add_test(tc, test_method_case_dropped);
+	tcase_add_test(tc, test_replay_new_branch);
+	tcase_add_test(tc, test_seen_per_transaction);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -6,17 +6,19 @@
  * no wake-up and no system call. It drops a share of the initial INVITEs
  * (ovc/kstage_scan.h) and nothing else:
  *
- *   not "INVITE " at the start        -> pass (one 8-byte load)
- *   not an initial INVITE, or unsure  -> pass
- *   (an initial INVITE: the first sight of its call is noted in the
- *   seen table, ovc/kstage_seen.h, whatever the share)
- *   share 0 (the ticker's map)        -> pass
- *   its Call-ID in the admitted map   -> pass (a retransmission, or a new
- *                                        attempt, of an admitted call)
- *   else its Call-ID's hash           -> drop when below the share: a
- *                                        share of calls, every
- *                                        transmission of one alike
- *                                        (ovc_ks_call_dropped())
+ *   neither "INVITE " (any case) nor   -> pass (one 8-byte load)
+ *   a blank at the start
+ *   not an initial INVITE, or unsure   -> pass
+ *   (an initial INVITE: the first sight of its key, the hash of its
+ *   Call-ID and top Via, is noted in the seen table, ovc/kstage_seen.h,
+ *   whatever the share)
+ *   share 0 (the ticker's map)         -> pass
+ *   its key in the admitted map        -> pass (a retransmission of an
+ *                                         INVITE ovc admitted)
+ *   else its key's draw                -> drop when below the share: a
+ *                                         share of INVITEs, every
+ *                                         transmission of one alike
+ *                                         (ovc_ks_call_dropped())
  *
  * Built with clang -target bpf; scripts/bpf_embed.c turns the object into
  * the instructions the module loads (no libbpf). The maps are bound by
@@ -66,15 +68,13 @@ int ovc_kstage(struct __sk_buff *skb)
 	if(len < UDP_HDR + 12
 			|| bpf_skb_load_bytes(skb, UDP_HDR, head, sizeof(head)) < 0)
 		return len;
-	if(head[0] != 'I' || head[1] != 'N' || head[2] != 'V' || head[3] != 'I'
-			|| head[4] != 'T' || head[5] != 'E' || head[6] != ' ')
+	if(!ovc_ks_may_invite(head))
 		return len;
 	st = bpf_map_lookup_elem(&ovc_ks_stats, &zero);
 	sh = bpf_map_lookup_elem(&ovc_ks_share, &zero);
 	w = bpf_map_lookup_elem(&ovc_ks_work, &zero);
 	if(st == 0 || sh == 0 || w == 0)
 		return len;
-	st->invites++;
 	n = (__u64)len - UDP_HDR;
 	if(n > OVC_KS_SCAN)
 		n = OVC_KS_SCAN;
@@ -85,6 +85,8 @@ int ovc_kstage(struct __sk_buff *skb)
 			|| bpf_skb_load_bytes(skb, UDP_HDR, w->b, n) < 0)
 		return len;
 	c = ovc_ks_classify(w, (unsigned)n);
+	if(w->inv)
+		st->invites++;
 	if(c == OVC_KS_UNSURE)
 		st->unsure++;
 	if(c != OVC_KS_INVITE)

@@ -47,23 +47,24 @@ int ovc_ksb_detach(int fd);
  * Returns 0 or -errno. */
 int ovc_ksb_set_share(struct ovc_ksb *k, uint64_t drop);
 
-/* Remembers the call of Call-ID hash key as admitted at monotonic second
- * sec. Returns 0 or -errno. One system call; any process. */
+/* Remembers the initial INVITE of key (ovc/kstage_scan.h: its Call-ID's
+ * and top Via's hash) as admitted at monotonic second sec. Returns 0 or
+ * -errno. One system call; any process. */
 int ovc_ksb_admit(struct ovc_ksb *k, uint64_t key, uint32_t sec);
 
 /* Is key in the admitted map? 1 yes, 0 no, or -errno. */
 int ovc_ksb_admitted(struct ovc_ksb *k, uint64_t key);
 
-/* How long ago, ms, the call of Call-ID hash key was first seen by the
+/* How long ago, ms, the initial INVITE of key was first seen by the
  * filter, at millisecond now_ms of CLOCK_MONOTONIC (modulo 2^32): -1
- * when unknown (its slot holds another call or none) or when the call
- * was marked admitted. A read of the mapped table, no system call. */
+ * when unknown (its slot holds another key or none) or when it was
+ * marked admitted. A read of the mapped table, no system call. */
 long long ovc_ksb_seen_age_ms(
 		const struct ovc_ksb *k, uint64_t key, uint32_t now_ms);
 
-/* Marks the call of Call-ID hash key admitted in the seen table (its
- * first sight kept, or now_ms when its slot held another call). A store
- * to the mapped table, no system call. */
+/* Marks the initial INVITE of key admitted in the seen table (its first
+ * sight kept, or now_ms when its slot held another key). A store to the
+ * mapped table, no system call. */
 void ovc_ksb_seen_admit(struct ovc_ksb *k, uint64_t key, uint32_t now_ms);
 
 /* The counters summed over the CPUs into *sum.
