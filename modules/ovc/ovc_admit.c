@@ -10,6 +10,7 @@
 
 #include "ovc_account.h"
 #include "ovc_admit.h"
+#include "ovc_fair.h"
 #include "ovc_kstage.h"
 #include "ovc_modparams.h"
 #include "ovc_onset.h"
@@ -52,6 +53,7 @@ const struct ovc_adm_state *ovc_admit_state(void)
 		st.acc_arrival = &ovc->acc_arrival;
 		st.emerg = ovc_rsoca_emerg();
 		st.secret = ovc_reply_secret();
+		st.fair = ovc_fair_state();
 		st.mem = ovc->rejmem;
 	}
 	return &st;
@@ -356,6 +358,7 @@ static void request_of_scan(struct sip_msg *msg, const struct ovc_sip_scan *sc,
 	r->ruri = msg->first_line.u.request.uri.s;
 	r->ruri_len = (size_t)msg->first_line.u.request.uri.len;
 	r->src = ovc_source_id(&msg->rcv);
+	r->fair_src = ovc_fair_state() != NULL ? ovc_fair_src(&msg->rcv) : 0;
 }
 
 void ovc_admit_request(struct sip_msg *msg, struct ovc_sip_scan *scan,
@@ -398,6 +401,8 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 			&& !(atomic_load_explicit(&ovc->script_plain, memory_order_relaxed)
 					& (1u << r.c)))
 		atomic_fetch_or(&ovc->script_plain, 1u << r.c);
+	if(r.c == OVC_CLASS_INVITE)
+		r.fair_src = ovc_fair_msg_key(msg); /* fair_key's trunk, if named */
 	ovc_admit_settings(&cfg);
 	ovc_admit_decide(&cfg, &r, fd, &v);
 	return act(msg, &r, sc, &cfg, &v, noreply);

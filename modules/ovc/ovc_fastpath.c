@@ -11,6 +11,7 @@
 
 #include "ovc_account.h"
 #include "ovc_admit.h"
+#include "ovc_fair.h"
 #include "ovc_rxq.h"
 
 int ovc_fast_path = 1;
@@ -128,6 +129,7 @@ static int dgram_in(sr_event_param_t *evp, int *refused)
 	r.ruri = buf + sc.ruri.off;
 	r.ruri_len = sc.ruri.len;
 	r.src = ovc_source_id(rcv);
+	r.fair_src = ovc_fair_state() != NULL ? ovc_fair_src(rcv) : 0;
 	ovc_admit_settings(&cfg);
 	ovc_admit_decide(&cfg, &r,
 			rcv->bind_address != NULL ? rcv->bind_address->socket : -1, &v);

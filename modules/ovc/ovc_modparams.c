@@ -12,6 +12,7 @@
 #include "core/dprint.h"
 
 #include "ovc_admit.h"
+#include "ovc_fair.h"
 #include "ovc_kstage.h"
 #include "ovc_modparams.h"
 #include "ovc_rsoca.h"
@@ -96,6 +97,22 @@ static int mp_check_reject_reason(const char *name, void *val)
 static int mp_check_emergency(const char *name, void *val)
 {
 	return ovc_rsoca_set_emergency((char *)val);
+}
+
+/* fair_key: kept as given; the part parses a pseudo-variable format in
+ * mod_init, once the modules that define them are loaded */
+static int mp_check_fair_key(const char *name, void *val)
+{
+	char *s = (char *)val;
+
+	if(s == NULL || *s == '\0') {
+		LM_ERR("modparam \"%s\": empty (\"source\", \"off\" or a"
+			   " pseudo-variable format)\n",
+				name);
+		return -1;
+	}
+	ovc_fair_key_str = s;
+	return 0;
 }
 
 static int mp_check_emergency_priority(const char *name, void *val)

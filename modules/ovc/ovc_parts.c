@@ -4,7 +4,7 @@
  * ovc_part.h). The order is the order of everything: the sampler first
  * (memory and CPU, which later parts read), the onset before the receive
  * queue, and the blocks of ovc.stats as they appear (queue, rxq, rsoca,
- * rsoca_mem, network, kstage); the queue is destroyed before R-SOCA, whose
+ * rsoca_mem, network, kstage, fair); the queue is destroyed before R-SOCA, whose
  * reply it uses.
  */
 #include "core/dprint.h"
@@ -19,6 +19,7 @@ extern const struct ovc_part ovc_part_rsoca;
 extern const struct ovc_part ovc_part_tmreap;
 extern const struct ovc_part ovc_part_network;
 extern const struct ovc_part ovc_part_kstage;
+extern const struct ovc_part ovc_part_fair;
 
 const struct ovc_part *const ovc_parts[] = {
 		&ovc_part_sampler,
@@ -29,6 +30,7 @@ const struct ovc_part *const ovc_parts[] = {
 		&ovc_part_tmreap,
 		&ovc_part_network,
 		&ovc_part_kstage,
+		&ovc_part_fair,
 		NULL,
 };
 

@@ -27,6 +27,7 @@
 #include "ovc/plan.h"
 #include "ovc/rxq.h"
 
+#include "ovc_fair.h"
 #include "ovc_onset.h"
 #include "ovc_part.h"
 #include "ovc_queue.h"
@@ -65,6 +66,7 @@ static void apply_plan(double f, double drain, int set_drain)
 		cap = ovc_rxq_guard_cap(ovc_dload(&ovc->rxq_wait_ms),
 				ovc_dload(&ovc->guard_ms), rxq_p.guard_f_min);
 	ovc_plan_make(t, f, share_now, drain, over, cap, &pl);
+	ovc_fair_plan(t, &pl); /* the heaviest sources first (ovc/fair.h) */
 	ovc_dstore(&ovc->rxq_guard_f, pl.guard_cap);
 	ovc_acceptor_set(&ovc->acc_arrival, pl.f_arrival);
 	ovc_dstore(&ovc->f_eff, pl.f_accept);
