@@ -167,23 +167,27 @@ static int remembered(const struct ovc_adm_state *st,
 	return 0;
 }
 
-/* The fair share (ovc/fair.h) in front of acceptor acc, on a new call's
- * INVITE r from a known source: the acceptor r meets (acc, or the
- * proportional one for an oc source the cut would refuse), or NULL when
- * the cut refuses r. Anything else meets acc. */
-static struct ovc_acceptor *fair_share(const struct ovc_adm_state *st,
-		const struct ovc_adm_req *r, struct ovc_acceptor *acc)
+/* The fair share's verdict (ovc/fair.h) on a new call's INVITE r from a
+ * known source, counted once; anything else passes. */
+static enum ovc_fair_verdict fair_judge(
+		const struct ovc_adm_state *st, const struct ovc_adm_req *r)
 {
-	enum ovc_fair_verdict j;
-
 	if(st->fair == NULL || r->fair_src == 0 || r->sc == NULL
 			|| !ovc_adm_new_invite(r))
-		return acc;
-	j = ovc_fair_judge(st->fair, r->fair_src,
+		return OVC_FAIR_PASS;
+	return ovc_fair_judge(st->fair, r->fair_src,
 			ovc_fair_call(st->secret, r->buf, r->sc), r->buf, r->sc);
-	if(j == OVC_FAIR_EXEMPT)
+}
+
+/* The acceptor a request of fair verdict fv meets in front of acceptor
+ * acc: acc, the proportional one (an oc source the cut would refuse), or
+ * NULL when the cut refuses it. */
+static struct ovc_acceptor *fair_share(const struct ovc_adm_state *st,
+		enum ovc_fair_verdict fv, struct ovc_acceptor *acc)
+{
+	if(fv == OVC_FAIR_EXEMPT)
 		return &st->fair->prop;
-	return j == OVC_FAIR_PASS ? acc : NULL;
+	return fv == OVC_FAIR_CUT ? NULL : acc;
 }
 
 /* The controller's fraction on a controlled request. For an INVITE bound
@@ -196,7 +200,8 @@ static struct ovc_acceptor *fair_share(const struct ovc_adm_state *st,
  * (pi refused 12 % of the calls at 0.9x with it; bench/RESULTS.md). */
 static void accept_or_refuse(const struct ovc_adm_state *st,
 		const struct ovc_adm_cfg *cfg, const struct ovc_adm_sources *src,
-		const struct ovc_adm_req *r, struct ovc_adm_verdict *v)
+		const struct ovc_adm_req *r, enum ovc_fair_verdict fv,
+		struct ovc_adm_verdict *v)
 {
 	int queue = r->c == OVC_CLASS_INVITE && cfg->queue_on && cfg->t->queued
 				&& (cfg->overloaded || !cfg->queue_idle);
@@ -204,7 +209,7 @@ static void accept_or_refuse(const struct ovc_adm_state *st,
 	int within = 1;
 
 	if(queue && cfg->t->paces_queue) {
-		acc = fair_share(st, r, st->acc_arrival);
+		acc = fair_share(st, fv, st->acc_arrival);
 		if(cfg->dry_run || (acc != NULL && ovc_acceptor_take(acc)))
 			verdict(v, OVC_ADM_QUEUE, 0);
 		else
@@ -214,7 +219,7 @@ static void accept_or_refuse(const struct ovc_adm_state *st,
 	}
 	if(cfg->t->dialog_limits && src->burst != NULL)
 		within = src->burst(src->ctx, r->c);
-	acc = within ? fair_share(st, r, st->acc) : st->acc;
+	acc = within ? fair_share(st, fv, st->acc) : st->acc;
 	if(within && acc != NULL && ovc_acceptor_take(acc)) {
 		if(!queue)
 			remember(st, cfg, v, OVC_REJMEM_ADMITTED);
@@ -232,6 +237,7 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 {
 	int ack_cancel = r->m == OVC_M_ACK || r->m == OVC_M_CANCEL;
 	int initial = r->c == OVC_CLASS_INVITE && !ack_cancel;
+	enum ovc_fair_verdict fv;
 	int ctl, aged, late, age_on;
 	int64_t age = -1;
 
@@ -262,16 +268,21 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 		v->key = ovc_sip_request_key(st->secret, r->buf, r->sc, r->src);
 	if(remembered(st, cfg, r, v))
 		return;
+	/* the heaviest sources first (ovc/fair.h): one under the fair share's
+	 * level keeps its calls, even those that waited in a receive queue the
+	 * flood of others filled (the age limit refuses the others') */
+	fv = ctl ? fair_judge(st, r) : OVC_FAIR_PASS;
 	/* below capacity a wait is a burst the proxy absorbs, not a loss:
 	 * every algorithm, pi included, applies the age limit only while the
 	 * overload is evident (a wait past T1/2 makes it so, ovc_onset.h) */
-	aged = age_on && cfg->overloaded
+	aged = age_on && cfg->overloaded && fv != OVC_FAIR_UNDER
 		   && ovc_rxq_too_old(age, cfg->max_age_ms);
 	/* a call whose first INVITE was dropped unseen (by the kernel stage,
 	 * or by a full receive buffer) comes back on a retransmission T1 or
 	 * more later: its caller has waited that long, admitting it now
 	 * spends a call's work on a setup that cannot be timely */
-	late = !aged && age_on && cfg->overloaded && src->call_age_ns != NULL
+	late = !aged && age_on && cfg->overloaded && fv != OVC_FAIR_UNDER
+		   && src->call_age_ns != NULL
 		   && ovc_rxq_too_old(src->call_age_ns(src->ctx), cfg->max_age_ms);
 	if(aged || late) {
 		/* waited past max_age_ms before anyone could look at it: the
@@ -290,7 +301,7 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 		verdict(v, OVC_ADM_ADMIT, 0);
 		return;
 	}
-	accept_or_refuse(st, cfg, src, r, v);
+	accept_or_refuse(st, cfg, src, r, fv, v);
 }
 
 void ovc_adm_queueing(const struct ovc_adm_state *st,

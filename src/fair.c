@@ -29,6 +29,8 @@ enum ovc_fair_verdict ovc_fair_judge(struct ovc_fair *fr, uint64_t src,
 	if(level == OVC_FAIR_ALL)
 		return OVC_FAIR_PASS;
 	m = ovc_fair_rate(&fr->sk, ovc_fair_prev(copy), src);
+	if(m <= level)
+		return OVC_FAIR_UNDER;
 	if(ovc_fair_passes(call, m, level))
 		return OVC_FAIR_PASS;
 	/* looked at only when it would be cut */

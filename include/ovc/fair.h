@@ -68,7 +68,10 @@ struct ovc_fair_sorted
 /* What the cut says of one request. */
 enum ovc_fair_verdict
 {
-	OVC_FAIR_PASS = 0, /* on to the acceptor */
+	OVC_FAIR_PASS = 0, /* on to the acceptor (no level, or a call of a
+						  source above it in its share) */
+	OVC_FAIR_UNDER,	   /* its source is at or under the level: on to the
+						  acceptor, spared the age limit */
 	OVC_FAIR_CUT,	   /* refused by the cut */
 	OVC_FAIR_EXEMPT,   /* an oc source the cut would refuse: on to the
 						  proportional acceptor (fr->prop) */

@@ -139,8 +139,12 @@ END_TEST
  * (NULL: none). */
 static int admit(struct ovc_acceptor *acc, unsigned s, unsigned i)
 {
-	return ovc_fair_judge(fr, src_of(s), call_of(s, i), NULL, NULL)
-				   == OVC_FAIR_PASS
+	enum ovc_fair_verdict v =
+			ovc_fair_judge(fr, src_of(s), call_of(s, i), NULL, NULL);
+
+	if(v == OVC_FAIR_UNDER)
+		ck_assert_uint_ne(s, 0); /* only the light are under the level */
+	return (v == OVC_FAIR_PASS || v == OVC_FAIR_UNDER)
 		   && (acc == NULL || ovc_acceptor_take(acc));
 }
 
