@@ -44,6 +44,18 @@ struct ovc_fair_sketch
 	unsigned c[OVC_FAIR_COPIES][OVC_FAIR_ROWS][OVC_FAIR_COLS];
 };
 
+/* The kernel stage's sketch (map "ovc_ks_fair", ovc/kstage_abi.h),
+ * memory-mapped by the module: the copy counting and the level in force
+ * beside the counters, written by the ticker. */
+struct ovc_ks_fair
+{
+	unsigned copy;	/* the copy counting now (< OVC_FAIR_COPIES) */
+	unsigned level; /* L of the drop share, arrivals per epoch;
+					   OVC_FAIR_ALL: the share drops calls alike
+					   (ovc_ks_call_dropped()) */
+	struct ovc_fair_sketch sk;
+};
+
 /* The column of source key src in row (0 or 1). */
 OVC_KS_INLINE unsigned ovc_fair_col(unsigned long long src, unsigned row)
 {

@@ -44,6 +44,12 @@ struct ovc_ks_stats
  * first INVITE was seen, noted by the filter, read and marked admitted
  * by the module through its mapping. */
 
+/* Map 5, "ovc_ks_fair": array (BPF_F_MMAPABLE) of one struct
+ * ovc_ks_fair (ovc/fairsk.h): the filter counts each initial INVITE under
+ * its source address and, while the ticker sets a level, drops the share
+ * from the heaviest sources first; the module rotates the epochs and sets
+ * the level through its mapping. */
+
 enum ovc_ks_map
 {
 	OVC_KS_MAP_SHARE = 0,
@@ -51,6 +57,7 @@ enum ovc_ks_map
 	OVC_KS_MAP_WORK,
 	OVC_KS_MAP_ADMITTED,
 	OVC_KS_MAP_SEEN,
+	OVC_KS_MAP_FAIR,
 	OVC_KS_MAP_COUNT
 };
 

@@ -20,11 +20,13 @@
 #include "core/sr_module.h"
 
 #include "ovc/emerg.h"
+#include "ovc/fair.h"
 #include "ovc/ksplit.h"
 #include "ovc/kstage_scan.h"
 #include "ovc/kstage_seen.h"
 
 #include "bpf/ovc_kstage_bpf.h"
+#include "ovc_fair.h"
 #include "ovc_kstage.h"
 #include "ovc_onset.h"
 #include "ovc_part.h"
@@ -68,16 +70,19 @@ struct ks_shm
 	_Atomic int reset;				/* 1: the ticker takes a new base */
 	_Atomic uint64_t pushes;		/* admitted calls put in the map */
 	_Atomic uint64_t push_errors;	/* map updates that failed */
+	ovc_atomic_double fair_pass;	/* (2) of ovc/fair.h at the level */
 	char why[320];					/* why it is not attached ("" if it is) */
 };
 
 static struct ks_shm *ks;
-static struct ovc_ksb ksb = {{-1, -1, -1, -1, -1}, -1, 0, NULL, ""};
+static struct ovc_ksb ksb = {{-1, -1, -1, -1, -1, -1}, -1, 0, NULL, NULL, ""};
 static int made;	/* this process holds the program and maps */
 static int loaded; /* ... and the program is on the UDP sockets */
 
 /* ticker only */
 static struct ovc_ksplit split;
+/* the kernel's last complete epoch, sorted for the fair share's level */
+static struct ovc_fair_sorted *fair_sorted;
 static uint64_t rejected_last;
 /* INVITEs refused over this epoch: counted at each epoch's measure, with
  * the epoch's other counts, so that an epoch the controller skips (no CPU
@@ -257,6 +262,23 @@ static void ks_measure(const struct ovc_tick *t, struct ovc_measure *m)
 	atomic_store(&ks->reset, 0);
 }
 
+/* The fair share in the kernel (ovc/fair.h on the filter's own sketch):
+ * the level at which the drop share comes from the heaviest sources, or
+ * none (every call alike) when the fair share is off or has no counts. */
+static void fair_level(double share)
+{
+	double pass;
+
+	if(ksb.fair == NULL)
+		return;
+	if(ovc_fair_state() == NULL || fair_sorted == NULL) {
+		ksb.fair->level = OVC_FAIR_ALL;
+		return;
+	}
+	ksb.fair->level = ovc_fair_level(fair_sorted, share, &pass);
+	ovc_dstore(&ks->fair_pass, pass);
+}
+
 /* Each epoch, after the step: the split, and the share into the map. */
 static void ks_apply(const struct ovc_ctl *ctl, const struct ovc_measure *m,
 		const struct ovc_output *out)
@@ -275,6 +297,7 @@ static void ks_apply(const struct ovc_ctl *ctl, const struct ovc_measure *m,
 	in.cpu_reject = m->cpu_reject;
 	in.may_act = may_act();
 	share = ovc_ksplit_step(&split, &p, &in);
+	fair_level(share);
 	if(share != ovc_dload(&ks->share)
 			&& ovc_ksb_set_share(&ksb, (uint64_t)(share * OVC_KS_ONE)) < 0)
 		return; /* kept: the next epoch tries again */
@@ -296,6 +319,11 @@ static void ks_start(const struct ovc_tick *t)
 	int s;
 
 	ovc_ksplit_init(&split);
+	if(loaded && ovc_fair_state() != NULL) {
+		fair_sorted = pkg_malloc(sizeof(*fair_sorted));
+		if(fair_sorted != NULL)
+			memset(fair_sorted, 0, sizeof(*fair_sorted));
+	}
 	rejected_last =
 			atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_REJECTED]);
 	for(s = 0; s < OVC_SLOTS; s++)
@@ -305,6 +333,14 @@ static void ks_start(const struct ovc_tick *t)
 static void ks_second_end(
 		const struct ovc_tick *t, int64_t sec, struct ovc_row *row)
 {
+	if(loaded && ksb.fair != NULL && fair_sorted != NULL) {
+		/* the filter's epoch: the next copy, cleared, counts */
+		unsigned next = (ksb.fair->copy + 1) % OVC_FAIR_COPIES;
+
+		memset(ksb.fair->sk.c[next], 0, sizeof(ksb.fair->sk.c[next]));
+		__atomic_store_n(&ksb.fair->copy, next, __ATOMIC_RELEASE);
+		ovc_fair_sort(ksb.fair->sk.c[ovc_fair_prev(next)][0], fair_sorted);
+	}
 	row->kstage_share = ovc_dload(&ks->share);
 	drops_at[sec % OVC_SLOTS] = atomic_load(&ks->k[K_DROPPED]);
 }
@@ -324,7 +360,8 @@ static void ks_stats(rpc_t *rpc, void *ctx, void *th)
 
 	if(rpc->struct_add(th, "{", "kstage", &h) < 0)
 		return;
-	rpc->struct_add(h, "sdsdffffJJJJJJJ", "state", loaded ? "attached" : "off",
+	rpc->struct_add(h, "sdsdffffJJJJJJJdf", "state",
+			loaded ? "attached" : "off",
 			"sockets", atomic_load(&ks->sockets), "why", ks->why, "budget_pct",
 			ovc_kstage_budget, "share", ovc_dload(&ks->share), "target",
 			ovc_dload(&ks->target), "cost_per_refusal_us",
@@ -336,7 +373,11 @@ static void ks_stats(rpc_t *rpc, void *ctx, void *th)
 			(unsigned long long)since_reset(K_SPARED), "dropped",
 			(unsigned long long)since_reset(K_DROPPED), "pushes",
 			(unsigned long long)atomic_load(&ks->pushes), "push_errors",
-			(unsigned long long)atomic_load(&ks->push_errors));
+			(unsigned long long)atomic_load(&ks->push_errors), "fair_level",
+			ksb.fair == NULL || ksb.fair->level == OVC_FAIR_ALL
+					? -1
+					: (int)ksb.fair->level,
+			"fair_pass", ovc_dload(&ks->fair_pass));
 }
 
 static void ks_reset(void)

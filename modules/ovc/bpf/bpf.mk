@@ -12,11 +12,12 @@ BPF_CFLAGS = -target bpf -O2 -g -Wall -Iinclude \
 	$(if $(BPF_MULTIARCH),-I/usr/include/$(BPF_MULTIARCH))
 BPF_SRC = modules/ovc/bpf/ovc_kstage.bpf.c
 BPF_DEPS = $(BPF_SRC) include/ovc/kstage_abi.h include/ovc/kstage_scan.h \
-	include/ovc/kstage_seen.h
+	include/ovc/kstage_seen.h include/ovc/fairsk.h
 BPF_OBJ = $(BUILD)/mod/ovc_kstage.bpf.o
 BPF_PROG_H = $(BUILD)/mod/ovc_kstage_prog.h
 BPF_EMBED = $(BUILD)/bpf_embed
-BPF_MAPS = ovc_ks_share ovc_ks_stats ovc_ks_work ovc_ks_admitted ovc_ks_seen
+BPF_MAPS = ovc_ks_share ovc_ks_stats ovc_ks_work ovc_ks_admitted ovc_ks_seen \
+	ovc_ks_fair
 KSTAGE_OBJ = $(BUILD)/mod/ovc_kstage_bpf.o
 
 $(BPF_EMBED): scripts/bpf_embed.c | $(BUILD)/mod

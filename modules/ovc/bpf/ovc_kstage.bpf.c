@@ -11,10 +11,16 @@
  *   not an initial INVITE, or unsure   -> pass
  *   (an initial INVITE: the first sight of its key, the hash of its
  *   Call-ID and top Via, is noted in the seen table, ovc/kstage_seen.h,
- *   whatever the share)
+ *   whatever the share; and it is counted under its source address in
+ *   the fair share's sketch, ovc/fairsk.h)
  *   share 0 (the ticker's map)         -> pass
  *   its key in the admitted map        -> pass (a retransmission of an
  *                                         INVITE ovc admitted)
+ *   a level set (the fair share)       -> the heaviest sources first:
+ *                                         drop unless its source is
+ *                                         under the level or its key's
+ *                                         draw in its source's share
+ *                                         (ovc_fair_passes())
  *   else its key's draw                -> drop when below the share: a
  *                                         share of INVITEs, every
  *                                         transmission of one alike
@@ -26,6 +32,7 @@
  */
 #include <linux/bpf.h>
 
+#include "ovc/fairsk.h"
 #include "ovc/kstage_abi.h"
 #include "ovc/kstage_scan.h"
 #include "ovc/kstage_seen.h"
@@ -38,6 +45,33 @@ static void *(*bpf_map_lookup_elem)(
 static long (*bpf_skb_load_bytes)(const void *skb, __u32 off, void *to,
 		__u32 len) = (void *)BPF_FUNC_skb_load_bytes;
 static __u64 (*bpf_ktime_get_ns)(void) = (void *)BPF_FUNC_ktime_get_ns;
+static long (*bpf_skb_load_bytes_relative)(const void *skb, __u32 off,
+		void *to, __u32 len,
+		__u32 start) = (void *)BPF_FUNC_skb_load_bytes_relative;
+
+/* The source address of the datagram as a fair-share key: its IPv4
+ * address, or its IPv6 address folded (never 0); 0 when the network
+ * header is neither. */
+static __attribute__((always_inline)) unsigned long long src_key(
+		struct __sk_buff *skb)
+{
+	__u32 a[4];
+	unsigned char v;
+
+	if(bpf_skb_load_bytes_relative(skb, 0, &v, 1, BPF_HDR_START_NET) < 0)
+		return 0;
+	if((v >> 4) == 4) {
+		if(bpf_skb_load_bytes_relative(skb, 12, a, 4, BPF_HDR_START_NET) < 0)
+			return 0;
+		return (unsigned long long)a[0] | (4ULL << 32);
+	}
+	if((v >> 4) != 6
+			|| bpf_skb_load_bytes_relative(skb, 8, a, 16, BPF_HDR_START_NET)
+					   < 0)
+		return 0;
+	return (((unsigned long long)(a[0] ^ a[2]) << 32) | (a[1] ^ a[3]))
+		   ^ (6ULL << 32) ^ 1ULL;
+}
 
 /* The maps: symbols the loader binds to the descriptors it created. */
 struct ovc_ks_mapref
@@ -49,6 +83,7 @@ struct ovc_ks_mapref ovc_ks_stats SEC("ovcmaps");
 struct ovc_ks_mapref ovc_ks_work SEC("ovcmaps");
 struct ovc_ks_mapref ovc_ks_admitted SEC("ovcmaps");
 struct ovc_ks_mapref ovc_ks_seen SEC("ovcmaps");
+struct ovc_ks_mapref ovc_ks_fair SEC("ovcmaps");
 
 #define UDP_HDR 8u /* a UDP socket's filter sees the UDP header first */
 
@@ -60,7 +95,9 @@ int ovc_kstage(struct __sk_buff *skb)
 	struct ovc_ks_work *w;
 	unsigned char head[8];
 	struct ovc_ks_seen_bucket *seen;
-	unsigned long long key;
+	struct ovc_ks_fair *fair;
+	unsigned long long key, src;
+	unsigned copy, level;
 	__u32 zero = 0, len = skb->len, slot;
 	__u64 n; /* 64 bits: the bound is checked on the register passed */
 	int c;
@@ -97,14 +134,28 @@ int ovc_kstage(struct __sk_buff *skb)
 	seen = bpf_map_lookup_elem(&ovc_ks_seen, &slot);
 	if(seen != 0)
 		ovc_ks_seen_note(seen, key, (unsigned)(bpf_ktime_get_ns() / 1000000u));
+	src = src_key(skb);
+	fair = bpf_map_lookup_elem(&ovc_ks_fair, &zero);
+	copy = 0;
+	level = OVC_FAIR_ALL;
+	if(fair != 0 && src != 0) {
+		copy = fair->copy;
+		level = fair->level;
+		ovc_fair_count(&fair->sk, copy, src);
+	}
 	if(sh->drop == 0)
 		return len;
 	if(bpf_map_lookup_elem(&ovc_ks_admitted, &key) != 0) {
 		st->spared++;
 		return len;
 	}
-	if(!ovc_ks_call_dropped(key, sh->drop))
+	if(level != OVC_FAIR_ALL && fair != 0) {
+		if(ovc_fair_passes(key,
+				   ovc_fair_rate(&fair->sk, ovc_fair_prev(copy), src), level))
+			return len;
+	} else if(!ovc_ks_call_dropped(key, sh->drop)) {
 		return len;
+	}
 	st->dropped++;
 	return 0;
 }

@@ -33,6 +33,10 @@
 #define SEEN_BYTES \
 	((size_t)OVC_KS_SEEN_BUCKETS * sizeof(struct ovc_ks_seen_bucket))
 
+/* the fair share's map, mapped whole (pages) */
+#define FAIR_BYTES \
+	((sizeof(struct ovc_ks_fair) + 4095) & ~(size_t)4095)
+
 static long sys_bpf(int cmd, union bpf_attr *a)
 {
 	return syscall(__NR_bpf, cmd, a, sizeof(*a));
@@ -80,6 +84,7 @@ void ovc_ksb_init(struct ovc_ksb *k)
 		k->map[i] = -1;
 	k->prog = -1;
 	k->seen = NULL;
+	k->fair = NULL;
 }
 
 static int map_create(struct ovc_ksb *k, int i, unsigned type, unsigned ksz,
@@ -187,6 +192,20 @@ static int seen_map(struct ovc_ksb *k)
 	return 0;
 }
 
+/* Maps the fair share's sketch into this process (shared, as the seen
+ * table). */
+static int fair_map(struct ovc_ksb *k)
+{
+	void *p = mmap(NULL, FAIR_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED,
+			k->map[OVC_KS_MAP_FAIR], 0);
+
+	if(p == MAP_FAILED)
+		return fail(k, "cannot map the fair share's sketch");
+	k->fair = p;
+	k->fair->level = OVC_FAIR_ALL;
+	return 0;
+}
+
 int ovc_ksb_load(struct ovc_ksb *k, unsigned max_admitted)
 {
 	int rc;
@@ -208,7 +227,12 @@ int ovc_ksb_load(struct ovc_ksb *k, unsigned max_admitted)
 						sizeof(struct ovc_ks_seen_bucket), OVC_KS_SEEN_BUCKETS,
 						BPF_F_MMAPABLE, "ovc_ks_seen"))
 					   < 0
-			|| (rc = seen_map(k)) < 0 || (rc = prog_load(k)) < 0) {
+			|| (rc = map_create(k, OVC_KS_MAP_FAIR, BPF_MAP_TYPE_ARRAY, 4,
+						sizeof(struct ovc_ks_fair), 1, BPF_F_MMAPABLE,
+						"ovc_ks_fair"))
+					   < 0
+			|| (rc = seen_map(k)) < 0 || (rc = fair_map(k)) < 0
+			|| (rc = prog_load(k)) < 0) {
 		ovc_ksb_close(k);
 		return rc;
 	}
@@ -358,6 +382,9 @@ void ovc_ksb_close(struct ovc_ksb *k)
 	if(k->seen != NULL)
 		munmap((void *)k->seen, SEEN_BYTES);
 	k->seen = NULL;
+	if(k->fair != NULL)
+		munmap((void *)k->fair, FAIR_BYTES);
+	k->fair = NULL;
 
 	for(i = 0; i < OVC_KS_MAP_COUNT; i++) {
 		if(k->map[i] >= 0)

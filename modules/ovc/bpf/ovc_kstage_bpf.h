@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ovc/fairsk.h"
 #include "ovc/kstage_abi.h"
 #include "ovc/kstage_seen.h"
 
@@ -23,6 +24,8 @@ struct ovc_ksb
 	unsigned ncpu;			   /* possible CPUs (per-CPU map values) */
 	volatile struct ovc_ks_seen_bucket *seen; /* the seen table, mapped
 												(ovc/kstage_seen.h) */
+	struct ovc_ks_fair *fair; /* the fair share's sketch, mapped
+								 (ovc/fairsk.h) */
 	char err[256];							  /* why the last call failed */
 };
 
