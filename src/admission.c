@@ -179,6 +179,14 @@ static enum ovc_fair_verdict fair_judge(
 			ovc_fair_call(st->secret, r->buf, r->sc), r->buf, r->sc);
 }
 
+/* Is an INVITE of fair verdict fv that waited age_ns (past the age
+ * limit) spared it? Only from a source under the level, and only while
+ * a setup can still be timely (OVC_FAIR_SPARE_NS). */
+static int fair_spared(enum ovc_fair_verdict fv, int64_t age_ns)
+{
+	return fv == OVC_FAIR_UNDER && age_ns >= 0 && age_ns < OVC_FAIR_SPARE_NS;
+}
+
 /* The acceptor a request of fair verdict fv meets in front of acceptor
  * acc: acc, the proportional one (an oc source the cut would refuse), or
  * NULL when the cut refuses it. */
@@ -238,7 +246,8 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 	int ack_cancel = r->m == OVC_M_ACK || r->m == OVC_M_CANCEL;
 	int initial = r->c == OVC_CLASS_INVITE && !ack_cancel;
 	enum ovc_fair_verdict fv;
-	int ctl, aged, late, age_on;
+	int ctl, aged, late = 0, age_on;
+	int64_t call_age;
 	int64_t age = -1;
 
 	memset(v, 0, sizeof(*v));
@@ -275,15 +284,17 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 	/* below capacity a wait is a burst the proxy absorbs, not a loss:
 	 * every algorithm, pi included, applies the age limit only while the
 	 * overload is evident (a wait past T1/2 makes it so, ovc_onset.h) */
-	aged = age_on && cfg->overloaded && fv != OVC_FAIR_UNDER
-		   && ovc_rxq_too_old(age, cfg->max_age_ms);
+	aged = age_on && cfg->overloaded && ovc_rxq_too_old(age, cfg->max_age_ms)
+		   && !fair_spared(fv, age);
 	/* a call whose first INVITE was dropped unseen (by the kernel stage,
 	 * or by a full receive buffer) comes back on a retransmission T1 or
 	 * more later: its caller has waited that long, admitting it now
 	 * spends a call's work on a setup that cannot be timely */
-	late = !aged && age_on && cfg->overloaded && fv != OVC_FAIR_UNDER
-		   && src->call_age_ns != NULL
-		   && ovc_rxq_too_old(src->call_age_ns(src->ctx), cfg->max_age_ms);
+	if(!aged && age_on && cfg->overloaded && src->call_age_ns != NULL) {
+		call_age = src->call_age_ns(src->ctx);
+		late = ovc_rxq_too_old(call_age, cfg->max_age_ms)
+			   && !fair_spared(fv, call_age);
+	}
 	if(aged || late) {
 		/* waited past max_age_ms before anyone could look at it: the
 		 * caller has retransmitted already, answer at once */

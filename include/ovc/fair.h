@@ -42,6 +42,11 @@
 #include "ovc/fairsk.h"
 #include "ovc/sipscan.h"
 
+/* The longest wait, ns, an INVITE of a source under the level is spared
+ * the age limit for (T1/2: past it the caller's setup cannot be timely
+ * once forwarded, and forwarding it would only spend a call's work). */
+#define OVC_FAIR_SPARE_NS (250LL * 1000000LL)
+
 /* The shared state (one per proxy, in shared memory). */
 struct ovc_fair
 {

@@ -1045,9 +1045,10 @@ START_TEST(test_fair_share_cut)
 	ovc_adm_decide(&st, &cfg, &src, &r, &v);
 	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
 	/* a receive queue the flood filled: the heavy's INVITEs that waited
-	 * past the age limit are refused, the light's are not */
+	 * past the age limit are refused, the light's are not while they can
+	 * still be set up in time (< T1/2) */
 	cfg.max_age_ms = 100;
-	fake_age = 400 * (int64_t)1000000;
+	fake_age = 200 * (int64_t)1000000;
 	cfg.now_s += 100;
 	r.fair_src = heavy;
 	ovc_adm_decide(&st, &cfg, &src, &r, &v);
@@ -1057,6 +1058,11 @@ START_TEST(test_fair_share_cut)
 	r.fair_src = light;
 	ovc_adm_decide(&st, &cfg, &src, &r, &v);
 	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	cfg.now_s += 100;
+	fake_age = 300 * (int64_t)1000000;
+	ovc_adm_decide(&st, &cfg, &src, &r, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_REJECT);
+	ck_assert_uint_eq(v.flags & OVC_ADMF_AGED, OVC_ADMF_AGED);
 	st.fair = NULL;
 	free(fr);
 }
