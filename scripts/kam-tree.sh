@@ -9,11 +9,13 @@
 # 1. The tree: KTREE_SRC (a Kamailio source directory or release tarball)
 #    when given, else Kamailio's source package from Debian's archive: the
 #    newest kamailio KTREE_SERIES.x (default 6.1) of KTREE_SUITE (default
-#    sid for 6.1, trixie for 6.0), fetched with apt-get source through an
+#    sid for 6.1, trixie for 6.0), found with apt-get source through an
 #    apt configuration of its own (the host's apt sources are not touched)
 #    and cached in .deps/kamailio-tree/. When that series cannot be had
 #    and KTREE_SERIES was not set, it says so and takes 6.0 from trixie.
-#    Extracted once into build/ktree/kamailio-VERSION/.
+#    Only the orig tarball is downloaded, checked against the SHA256 that
+#    the signed Sources index lists. Extracted once into
+#    build/ktree/kamailio-VERSION/.
 # 2. The copy: src/modules/ovc is generated from this repository, its one
 #    source of truth: modules/ovc/*.c *.h *.def, Makefile, CMakeLists.txt;
 #    the control library src/ and include/ovc/ in lib/ and lib/include/ovc/;
@@ -21,20 +23,21 @@
 #    bpf/kstage.env (the maps, from modules/ovc/bpf/bpf.mk). The kernel
 #    stage is optional there: OVC_KSTAGE=no builds without it; by default
 #    it is built when clang -target bpf works.
-# 3. make: Kamailio's Makefile (make cfg with prefix build/ktree/inst-make,
-#    then the core and, with modules=, ovc and the modules configs/ovc-
-#    proxy.cfg loads, then make install). cmake: Kamailio's CMake (the
-#    same modules with INCLUDE_MODULES, no default group; build, install
-#    into build/ktree/inst-cmake).
-# 4. The check, for each build: the embedded version of ovc.so is the
-#    tree's, and that tree's kamailio -c loads configs/ovc-proxy.cfg with
-#    that ovc.so (Kamailio refuses a module built for another version or
-#    with other flags), and, for make, once more with a module built
-#    without the kernel stage.
-# Afterwards, build/ktree/inst-make/sbin/kamailio with OVC_MOD= the built
-# ovc.so runs the integration tests against that Kamailio:
-#   PATH=$PWD/build/ktree/inst-make/sbin:$PATH \
-#     OVC_MOD=$PWD/build/ktree/inst-make/lib64/kamailio/modules/ovc.so \
+# 3. make: Kamailio's Makefile (make cfg with prefix
+#    build/ktree/inst-make-VERSION, then the core and, with modules=, ovc
+#    and the modules configs/ovc-proxy.cfg loads, then make install).
+#    cmake: Kamailio's CMake (INCLUDE_MODULES=tm sl ovc, no default group;
+#    the core, tm, sl and ovc built in build/ktree/cmake-VERSION).
+# 4. The check, for each build: ovc.so embeds the version of the tree's
+#    kamailio, and that kamailio -c loads the module (configs/ovc-proxy.cfg
+#    for make, a proxy of tm, sl and ovc_admit() for cmake; Kamailio
+#    refuses a module built for another version or with other flags),
+#    and, for make, once more with a module built without the kernel
+#    stage.
+# Afterwards, build/ktree/inst-make-VERSION/sbin/kamailio with OVC_MOD= the
+# built ovc.so runs the integration tests against that Kamailio:
+#   i=$PWD/build/ktree/inst-make-6.1.4
+#   PATH=$i/sbin:$PATH OVC_MOD=$i/lib64/kamailio/modules/ovc.so \
 #     ./tests/integration/run.sh tests/integration/t_overload.sh
 set -euo pipefail
 
@@ -137,13 +140,24 @@ EOS
 	up=${up#*:}
 	orig=$(ls "$cache"/kamailio_"$up".orig.tar.* 2>/dev/null | head -n1 || true)
 	if [ -z "$orig" ]; then
-		say "downloading kamailio=$v source from $suite" >&2
-		(cd "$cache" && apt_own apt-get -qq source --download-only \
-			"kamailio=$v") >&2 ||
-			{ say "apt-get source kamailio=$v ($suite) failed" >&2; return 1; }
-		orig=$(ls "$cache"/kamailio_"$up".orig.tar.* 2>/dev/null |
-			head -n1 || true)
-		[ -n "$orig" ] || { say "no orig tarball for $v" >&2; return 1; }
+		# only the orig tarball, checked against the SHA256 of the signed
+		# Sources index (apt-get source --print-uris)
+		local line url file sum
+		line=$(cd "$cache" && apt_own apt-get -qq source --print-uris \
+			"kamailio=$v" 2>/dev/null | grep -E "\.orig\.tar\.[a-z0-9]+' " |
+			head -n1)
+		[ -n "$line" ] ||
+			{ say "no orig tarball listed for kamailio=$v ($suite)" >&2; return 1; }
+		read -r url file _ sum <<<"$line"
+		url=${url//\'/}
+		sum=${sum#SHA256:}
+		say "downloading $file (kamailio=$v, $suite)" >&2
+		curl -fsSL --retry 2 -o "$cache/$file.part" "$url" ||
+			{ say "download of $url failed" >&2; rm -f "$cache/$file.part"; return 1; }
+		echo "$sum  $cache/$file.part" | sha256sum -c --quiet - >&2 ||
+			{ say "$file: SHA256 differs from $suite's index" >&2; rm -f "$cache/$file.part"; return 1; }
+		mv "$cache/$file.part" "$cache/$file"
+		orig=$cache/$file
 	fi
 	echo "$orig"
 }
@@ -213,33 +227,35 @@ say "laid out $mdir ($(find "$mdir" -name '*.c' | wc -l) C files)"
 # tree's, and kamailio -c loads ovc-proxy.cfg with it
 check_load() {
 	local kam=$1 so=$2 mpath=$3 name=$4 cfg=${5:-$top/configs/ovc-proxy.cfg}
-	local out ver
+	local out ver kver
+	# the version the server was built as (Kamailio 6.0.1's CMake calls
+	# itself 6.0.0-rc0) is the one the module must embed
+	kver=$("$kam" -v | sed -n 's/^version: \(kamailio [^ ]* ([^)]*)\).*/\1/p')
 	ver=$(strings -a "$so" | grep -m1 '^kamailio [0-9]' || true)
-	[[ "$ver" == "kamailio $kv ("*")" ]] ||
-		die "$name: $so embeds '$ver', not 'kamailio $kv (...)'"
+	[ -n "$kver" ] && [ "$ver" = "$kver" ] ||
+		die "$name: $so embeds '$ver', $kam is '$kver'"
 	out=$("$kam" -c -f "$cfg" -L "$mpath" \
 		-A "OVC_SO=\"$so\"" -A "CTL_SOCK=\"unix:$work/ctl\"" 2>&1) ||
 		die "$name: $kam -c with $so failed: $(echo "$out" | tail -n5)"
 	[[ "$out" == *"config file ok"* ]] ||
 		die "$name: $kam -c did not say 'config file ok': $(echo "$out" | tail -n3)"
-	say "ok: $name: $kam ($($kam -v | sed -n 's/^version: //p' |
-		cut -d' ' -f1-2)) loads $so (kamailio -c $(basename "$cfg"):" \
-		"config file ok)"
+	say "ok: $name: $kam ($kver) loads $so (kamailio -c" \
+		"$(basename "$cfg"): config file ok)"
 }
 
 build_make() {
-	local inst="$work/inst-make" q="${KTREE_VERBOSE:+Q=0}"
+	local inst="$work/inst-make-$kv" q="${KTREE_VERBOSE:+Q=0}"
 	local mods="modules/ovc" m
 	for m in $kmods; do mods="$mods modules/$m"; done
 	say "make: Kamailio's Makefile (cfg, core, modules=ovc + $kmods)"
 	rm -rf "$inst"
 	# configured once (a new make cfg rebuilds the whole core)
 	if [ ! -f "$tree/src/config.mak" ] ||
-		[ "$(cat "$work/make-cfg.stamp" 2>/dev/null)" != "$inst/" ]; then
+		[ "$(cat "$tree/.ovc-cfg" 2>/dev/null)" != "$inst/" ]; then
 		make -C "$tree/src" -s cfg prefix="$inst/" \
 			>"$work/make-cfg.log" 2>&1 ||
 			die "make cfg failed: $(tail -n5 "$work/make-cfg.log")"
-		echo "$inst/" >"$work/make-cfg.stamp"
+		echo "$inst/" >"$tree/.ovc-cfg"
 	fi
 	make -C "$tree/src" -j"$jobs" $q all modules="$mods" \
 		>"$work/make.log" 2>&1 ||

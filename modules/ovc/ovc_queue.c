@@ -94,7 +94,7 @@ int ovc_queue_init(
 	}
 	lk.lock = q_lock;
 	lk.unlock = q_unlock;
-	lk.ctx = &ovc_q->lock;
+	lk.ctx = (void *)&ovc_q->lock; /* gen_lock_t may be volatile */
 	if(ovc_fifo_create(&ovc_q->fifo, size, &a, &lk) != OVC_OK) {
 		LM_ERR("cannot create a queue of %u INVITEs in shm\n", size);
 		goto error;
