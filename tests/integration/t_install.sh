@@ -92,8 +92,10 @@ mkdir -p "$T_DIR/fake"
 printf '#!/bin/sh\nkamailio "$@" | sed "%s"\n' \
 	's/, USE_SCTP//; s/FAST_LOCK-ADAPTIVE_WAIT/FAST_LOCK-BUSY_WAIT/' \
 	>"$T_DIR/fake/kam-other-flags"
-printf '#!/bin/sh\nkamailio "$@" | sed "s/ 5\\.6\\.3 / 9.9.9 /"\n' \
-	>"$T_DIR/fake/kam-other-version"
+# the installed server's version, dots escaped for sed
+kver=$(kamailio -V | sed -n 's/^version: [^ ]* \([0-9.]*\) .*/\1/p')
+printf '#!/bin/sh\nkamailio "$@" | sed "s/ %s / 9.9.9 /"\n' \
+	"${kver//./\\\\.}" >"$T_DIR/fake/kam-other-version"
 chmod +x "$T_DIR/fake/"*
 other=" $("$TOP/scripts/kam-defs.sh" "$ksrc" "$T_DIR/fake/kam-other-flags") "
 if [[ $other != *" -DUSE_SCTP "* && $other == *" -DBUSY_WAIT "* &&

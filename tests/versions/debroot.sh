@@ -12,9 +12,10 @@
 #     to /ovc in the root, and there, as on a fresh machine of that suite,
 #     scripts/deps.sh installs the packages and the Kamailio source
 #     headers (kept in /ovc/.deps from run to run), then `make all` builds
-#     the library and the module against them and checks the module's
-#     version and flags strings against `kamailio -V` (check-abi.sh). A
-#     tree already built there, unchanged since, is not built again.
+#     the library and the module against them (and the tools the
+#     integration tests use) and checks the module's version and flags
+#     strings against `kamailio -V` (check-abi.sh). A tree already built
+#     there, unchanged since, is not built again.
 #  3. kamailio -c with the proxy configuration loads the module (the
 #     server's load-time ABI check).
 #  4. Integration tests, inside the root (chroot with /proc, /sys with the
@@ -100,9 +101,13 @@ mount_all() {
 trap umount_all EXIT
 trap 'exit 130' INT TERM
 
+# the copy has no .git: make deb's maintainer (pkg/mkdeb.sh) from here
+debname=${DEBFULLNAME:-$(git -C "$top" log -1 --format=%an 2>/dev/null || true)}
+debmail=${DEBEMAIL:-$(git -C "$top" log -1 --format=%ae 2>/dev/null || true)}
 in_root() {
 	chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME=/root LANG=C.UTF-8 TERM=dumb \
+		DEBFULLNAME="$debname" DEBEMAIL="$debmail" \
 		${T_KEEP:+T_KEEP=$T_KEEP} \
 		${OVC_LOAD_SCALE:+OVC_LOAD_SCALE=$OVC_LOAD_SCALE} "$@"
 }
@@ -158,7 +163,8 @@ took "deps in the root"
 kver=$(in_root kamailio -V | sed -n 's/^version: *\(.*[^ ]\) *$/\1/p')
 if [ "$fresh" = 1 ]; then
 	say "building against $kver"
-	in_root bash -c 'cd /ovc && make -j2 all 2>&1' \
+	in_root bash -c 'cd /ovc &&
+		make -j2 check-integration INTEGRATION_RUN=true 2>&1' \
 		>"$root/tmp/debroot-build.log" || {
 		tail -n 30 "$root/tmp/debroot-build.log"
 		die "the build against $kver failed (log: $root/tmp/debroot-build.log)"
