@@ -2,11 +2,22 @@
 /*
  * ovc - the next-hop table of RFC 7339's client side (see
  * include/ovc/nexthop.h). Open addressing with linear probing from
- * hash & (OVC_NH_MAX - 1); an entry is claimed once (state 0 -> 1 by CAS),
- * its key written, then published (state 2, release) and never freed, so
- * a probe sequence only ever grows. Two creators of one key walk the same
- * sequence; at the first slot either claims, the other finds it claimed
- * (state 1), waits for it to be ready and compares keys: both get it.
+ * hash & (OVC_NH_MAX - 1). Each entry's state word holds its state (free,
+ * being claimed, ready, or a tombstone: evicted, still part of the probe
+ * sequences that pass it) and a generation, + 1 at each change. Readers
+ * take no lock: a probe skips what is not ready and stops at a free
+ * entry; it reads the state word before and after comparing a key, and
+ * looks again when it changed (the entry was reused meanwhile). Entries
+ * are claimed, evicted and reused under the table's lock, which no
+ * request waits for: creators (a next hop's first feedback) wait a
+ * bounded while, the ticker's sweep only tries it. A full table's
+ * creator reuses the entry it evicts at once; the sweep's tombstones go
+ * back to free once no probe sequence to a ready entry passes them, so
+ * that lookups of absent keys stay short. A process that found an entry
+ * just before it was evicted and reused may count one request or
+ * feedback on its new next hop; only an entry not in use
+ * (ovc_nh_in_use()) is ever evicted, so this needs its
+ * next hop silent for OVC_NH_IN_USE_MS and a process stalled in between.
  *
  * A feedback in force is two words. fb, ovc_nh_pack(oc-seq, reduction),
  * orders the feedbacks: one CAS takes a newer one, so of two processes
@@ -34,17 +45,20 @@
 
 #define NH_MASK (OVC_NH_MAX - 1)
 
+/* an entry's state word: generation << 2 | state */
 #define NH_FREE 0u
 #define NH_CLAIMING 1u
 #define NH_READY 2u
+#define NH_TOMB 3u
+#define NH_ST(w) ((w) & 3u)
+#define NH_NEXT(w, st) ((((w) >> 2) + 1) << 2 | (st))
 
-/* Waiting for a claimed entry to be ready: busy polls, then yields. A
- * claimer writes a few dozen bytes between its CAS and its release; only a
- * claimer descheduled (or dead) in between makes a reader yield, and one
- * stuck past the yields makes ovc_nh_get() give up (NULL) rather than
- * guess. */
+/* a reader's looks at one entry that keeps changing under it */
+#define NH_REREADS 8
+
+/* waiting for the table's lock: busy polls, then yields */
 #define NH_SPIN 1024
-#define NH_YIELDS 100000
+#define NH_YIELDS 10000
 
 #define FORCE_GEN_BITS 16
 #define FORCE_RED_SHIFT FORCE_GEN_BITS
@@ -135,6 +149,8 @@ void ovc_nh_init(struct ovc_nh_table *t)
 	unsigned i;
 
 	memset(t, 0, sizeof(*t));
+	atomic_init(&t->lock, 0);
+	atomic_init(&t->evicted, 0);
 	atomic_init(&t->used, 0);
 	atomic_init(&t->routed, 0);
 	atomic_init(&t->routed_mark, 0);
@@ -145,92 +161,287 @@ void ovc_nh_init(struct ovc_nh_table *t)
 	}
 }
 
-/* The state of e once it is no longer being claimed (acquire), or
- * NH_CLAIMING when its claimer did not finish in time. */
-static uint32_t nh_wait_ready(struct ovc_nexthop *e)
+static int nh_trylock(struct ovc_nh_table *t)
 {
-	uint32_t s;
+	uint32_t free_ = 0;
+
+	return atomic_compare_exchange_strong_explicit(
+			&t->lock, &free_, 1, memory_order_acquire, memory_order_relaxed);
+}
+
+/* The lock, waited for a while (its holders do a few microseconds of
+ * work, no system call): busy polls, then yields. 0 when it stayed taken
+ * (its holder descheduled for long, or dead): the caller gives up rather
+ * than wait for good. */
+static int nh_lock(struct ovc_nh_table *t)
+{
 	unsigned i;
 
 	for(i = 0; i < NH_SPIN + NH_YIELDS; i++) {
-		s = atomic_load_explicit(&e->state, memory_order_acquire);
-		if(s != NH_CLAIMING)
-			return s;
+		if(atomic_load_explicit(&t->lock, memory_order_relaxed) == 0
+				&& nh_trylock(t))
+			return 1;
 		if(i >= NH_SPIN)
 			sched_yield();
 	}
-	return NH_CLAIMING;
+	return 0;
 }
 
-/* Writes key into the entry e just claimed and publishes it. */
-static void nh_fill(struct ovc_nh_table *t, struct ovc_nexthop *e,
-		const char *key, size_t len, uint64_t hash)
+static void nh_unlock(struct ovc_nh_table *t)
 {
-	memcpy(e->key, key, len);
-	e->key[len] = '\0';
-	e->key_len = (uint32_t)len;
-	e->hash = hash; /* its other fields are as ovc_nh_init() left them */
-	atomic_store_explicit(&e->state, NH_READY, memory_order_release);
-	atomic_fetch_add_explicit(&t->used, 1, memory_order_relaxed);
+	atomic_store_explicit(&t->lock, 0, memory_order_release);
 }
 
-struct ovc_nexthop *ovc_nh_get(
-		struct ovc_nh_table *t, const char *key, size_t len, int create)
+static uint32_t nh_state(const struct ovc_nexthop *e)
+{
+	return atomic_load_explicit(
+			(_Atomic uint32_t *)&e->state, memory_order_acquire);
+}
+
+/* Does ready entry e (state word w) hold key (len bytes, hash)? -1 when
+ * it changed while it was being compared. */
+static int nh_match(const struct ovc_nexthop *e, uint32_t w, const char *key,
+		size_t len, uint64_t hash)
+{
+	int eq = e->hash == hash && e->key_len == len
+			 && memcmp(e->key, key, len) == 0;
+
+	atomic_thread_fence(memory_order_acquire);
+	if(atomic_load_explicit((_Atomic uint32_t *)&e->state,
+			   memory_order_relaxed)
+			!= w)
+		return -1;
+	return eq;
+}
+
+/* The ready entry of key, or NULL. Lock-free. */
+static struct ovc_nexthop *nh_find(
+		struct ovc_nh_table *t, const char *key, size_t len, uint64_t hash)
 {
 	struct ovc_nexthop *e;
-	uint64_t hash;
-	uint32_t s;
-	unsigned i, n;
+	unsigned n, k;
+	uint32_t w;
+	int m;
 
-	if(t == NULL || key == NULL || len == 0 || len >= OVC_NH_KEY_MAX)
-		return NULL;
-	hash = nh_hash(key, len);
 	for(n = 0; n < OVC_NH_MAX; n++) {
-		i = (unsigned)(hash + n) & NH_MASK;
-		e = &t->hop[i];
-		s = atomic_load_explicit(&e->state, memory_order_acquire);
-		if(s == NH_FREE) {
-			if(!create)
+		e = &t->hop[(unsigned)(hash + n) & NH_MASK];
+		for(k = 0; k < NH_REREADS; k++) {
+			w = nh_state(e);
+			if(NH_ST(w) == NH_FREE)
 				return NULL; /* the key would be here or before */
-			if(atomic_compare_exchange_strong_explicit(&e->state, &s,
-					   NH_CLAIMING, memory_order_acquire,
-					   memory_order_acquire)) {
-				nh_fill(t, e, key, len, hash);
+			if(NH_ST(w) != NH_READY)
+				break;
+			m = nh_match(e, w, key, len, hash);
+			if(m == 1)
 				return e;
-			}
-			/* another claimed it first: s is what it saw */
+			if(m == 0)
+				break;
 		}
-		if(s == NH_CLAIMING) {
-			s = nh_wait_ready(e);
-			if(s != NH_READY)
-				return NULL;
-		}
-		if(e->hash == hash && e->key_len == len
-				&& memcmp(e->key, key, len) == 0)
-			return e;
 	}
 	return NULL;
 }
 
+int ovc_nh_in_use(const struct ovc_nexthop *h, ovc_time_ns now)
+{
+	int64_t heard;
+
+	if(h == NULL)
+		return 0;
+	heard = atomic_load_explicit(
+			(_Atomic int64_t *)&h->heard_ns, memory_order_relaxed);
+	if(heard > 0 && now - heard < (int64_t)OVC_NH_IN_USE_MS * OVC_NS_PER_MS)
+		return 1;
+	return ovc_nh_reduction(h, now) > 0.0;
+}
+
+/* Slot i's entry evicted: a tombstone, which probes pass (nh_compact()
+ * frees it). Under the lock. */
+static void nh_evict(struct ovc_nh_table *t, unsigned i)
+{
+	struct ovc_nexthop *e = &t->hop[i];
+	uint32_t w = nh_state(e);
+
+	atomic_store_explicit(&e->state, NH_NEXT(w, NH_TOMB), memory_order_release);
+	atomic_fetch_sub_explicit(&t->used, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&t->evicted, 1, memory_order_relaxed);
+}
+
+/* Frees every tombstone that no probe sequence to a ready entry passes
+ * (outside each one's run from its hash's slot to its own), so that
+ * lookups of absent keys stop early again. Under the lock. */
+static void nh_compact(struct ovc_nh_table *t)
+{
+	unsigned char kept[OVC_NH_MAX];
+	unsigned i, k;
+	uint32_t w;
+
+	memset(kept, 0, sizeof(kept));
+	for(i = 0; i < OVC_NH_MAX; i++) {
+		if(NH_ST(nh_state(&t->hop[i])) != NH_READY)
+			continue;
+		for(k = (unsigned)t->hop[i].hash & NH_MASK; k != i;
+				k = (k + 1) & NH_MASK)
+			kept[k] = 1;
+	}
+	for(i = 0; i < OVC_NH_MAX; i++) {
+		w = nh_state(&t->hop[i]);
+		if(NH_ST(w) == NH_TOMB && !kept[i])
+			atomic_store_explicit(&t->hop[i].state, NH_NEXT(w, NH_FREE),
+					memory_order_release);
+	}
+}
+
+/* The stalest entry that is not in use at now (the oldest feedback), or
+ * -1. Under the lock. */
+static int nh_stalest(struct ovc_nh_table *t, ovc_time_ns now)
+{
+	int64_t heard, best = INT64_MAX;
+	unsigned i;
+	int v = -1;
+
+	for(i = 0; i < OVC_NH_MAX; i++) {
+		if(NH_ST(nh_state(&t->hop[i])) != NH_READY
+				|| ovc_nh_in_use(&t->hop[i], now))
+			continue;
+		heard = atomic_load_explicit(&t->hop[i].heard_ns, memory_order_relaxed);
+		if(heard < best) {
+			best = heard;
+			v = (int)i;
+		}
+	}
+	return v;
+}
+
+/* Claims slot i (free or a tombstone) for key, heard at now. Under the
+ * lock. */
+static struct ovc_nexthop *nh_claim(struct ovc_nh_table *t, unsigned i,
+		const char *key, size_t len, uint64_t hash, ovc_time_ns now)
+{
+	struct ovc_nexthop *e = &t->hop[i];
+	uint32_t w = nh_state(e);
+
+	w = NH_NEXT(w, NH_CLAIMING);
+	atomic_store_explicit(&e->state, w, memory_order_relaxed);
+	atomic_thread_fence(memory_order_release); /* before the key changes */
+	nh_clear(e);
+	memcpy(e->key, key, len);
+	e->key[len] = '\0';
+	e->key_len = (uint32_t)len;
+	e->hash = hash;
+	atomic_store_explicit(&e->heard_ns, now, memory_order_relaxed);
+	atomic_store_explicit(
+			&e->state, NH_NEXT(w, NH_READY), memory_order_release);
+	atomic_fetch_add_explicit(&t->used, 1, memory_order_relaxed);
+	return e;
+}
+
+/* The entry of key, created under the lock when it has none. */
+static struct ovc_nexthop *nh_create(struct ovc_nh_table *t, const char *key,
+		size_t len, uint64_t hash, ovc_time_ns now)
+{
+	struct ovc_nexthop *e = NULL;
+	unsigned n, i;
+	int slot = -1;
+	uint32_t st;
+
+	if(!nh_lock(t))
+		return NULL;
+	for(n = 0; n < OVC_NH_MAX; n++) {
+		i = (unsigned)(hash + n) & NH_MASK;
+		st = NH_ST(nh_state(&t->hop[i]));
+		if(st == NH_READY && t->hop[i].hash == hash
+				&& t->hop[i].key_len == len
+				&& memcmp(t->hop[i].key, key, len) == 0) {
+			e = &t->hop[i]; /* created meanwhile */
+			goto out;
+		}
+		if(st == NH_TOMB && slot < 0)
+			slot = (int)i;
+		if(st == NH_FREE) {
+			if(slot < 0)
+				slot = (int)i;
+			break;
+		}
+	}
+	if(slot < 0) {
+		/* every entry ready (the whole table is key's probe sequence):
+		 * the stalest not in use makes room */
+		slot = nh_stalest(t, now);
+		if(slot < 0)
+			goto out;
+		nh_evict(t, (unsigned)slot);
+	}
+	e = nh_claim(t, (unsigned)slot, key, len, hash, now);
+out:
+	nh_unlock(t);
+	return e;
+}
+
+struct ovc_nexthop *ovc_nh_get(struct ovc_nh_table *t, const char *key,
+		size_t len, int create, ovc_time_ns now)
+{
+	struct ovc_nexthop *e;
+	uint64_t hash;
+
+	if(t == NULL || key == NULL || len == 0 || len >= OVC_NH_KEY_MAX)
+		return NULL;
+	hash = nh_hash(key, len);
+	e = nh_find(t, key, len, hash);
+	if(e != NULL || !create)
+		return e;
+	return nh_create(t, key, len, hash, now);
+}
+
+unsigned ovc_nh_expire(struct ovc_nh_table *t, ovc_time_ns now)
+{
+	const int64_t idle = (int64_t)OVC_NH_IDLE_MS * OVC_NS_PER_MS;
+	struct ovc_nexthop *e;
+	unsigned i, n = 0;
+
+	if(t == NULL || !nh_trylock(t))
+		return 0;
+	for(i = 0; i < OVC_NH_MAX; i++) {
+		e = &t->hop[i];
+		if(NH_ST(nh_state(e)) != NH_READY || ovc_nh_in_use(e, now)
+				|| now - atomic_load_explicit(&e->heard_ns,
+								 memory_order_relaxed)
+						   < idle)
+			continue;
+		nh_evict(t, i);
+		n++;
+	}
+	if(n > 0)
+		nh_compact(t);
+	nh_unlock(t);
+	return n;
+}
+
 /* The expiry (force word) of a value heard at now that holds
- * validity_ms (< 0: absent), ms, rounded down, saturated at
- * FORCE_EXP_NEVER. */
+ * validity_ms (< 0: absent; at most OVC_OC_VALIDITY_MAX_MS), ms, rounded
+ * down, saturated at FORCE_EXP_NEVER. */
 static uint64_t nh_expiry_ms(ovc_time_ns now, int64_t validity_ms)
 {
 	uint64_t base = now > 0 ? (uint64_t)(now / OVC_NS_PER_MS) : 0;
 
 	if(validity_ms < 0)
 		validity_ms = OVC_OC_VALIDITY_DEFAULT_MS;
+	if(validity_ms > OVC_OC_VALIDITY_MAX_MS)
+		validity_ms = OVC_OC_VALIDITY_MAX_MS;
 	if(base >= FORCE_EXP_NEVER
 			|| (uint64_t)validity_ms >= FORCE_EXP_NEVER - base)
 		return FORCE_EXP_NEVER;
 	return base + (uint64_t)validity_ms;
 }
 
-/* Is a feedback of oc-seq seq newer than the one in force, of cur? */
-static int nh_newer(uint64_t seq, uint64_t cur)
+/* Is a feedback of oc-seq seq to be taken over the one in force, of cur
+ * (lapsed: its validity ended)? A newer or the same sequence (a repeat
+ * refreshes its validity; servers that send whole seconds announce
+ * several values with one); any once the one in force lapsed, so that
+ * no sequence, however large, orders a next hop's later values for
+ * longer than its bounded validity (OVC_OC_VALIDITY_MAX_MS). */
+static int nh_newer(uint64_t seq, uint64_t cur, int lapsed)
 {
-	return seq > cur || (seq == 0 && cur == 0);
+	return seq >= cur || lapsed;
 }
 
 /* Keeps heard_ns at the latest of the feedbacks taken. */
@@ -249,6 +460,7 @@ int ovc_nh_feedback(
 {
 	uint64_t cur, mine, f, exp;
 	unsigned red;
+	int lapsed;
 
 	if(h == NULL || oc == NULL || oc->value < 0 || oc->value > 100
 			|| oc->seq > OVC_NH_SEQ_MAX)
@@ -259,8 +471,10 @@ int ovc_nh_feedback(
 	/* take the order: oc->seq with its reduction, when it is newer */
 	mine = ovc_nh_pack(oc->seq, red);
 	cur = atomic_load_explicit(&h->fb, memory_order_acquire);
+	lapsed = !force_live(atomic_load_explicit(&h->force, memory_order_acquire),
+			now);
 	do {
-		if(!nh_newer(oc->seq, ovc_nh_packed_seq(cur)))
+		if(!nh_newer(oc->seq, ovc_nh_packed_seq(cur), lapsed))
 			return 0;
 	} while(!atomic_compare_exchange_weak_explicit(
 			&h->fb, &cur, mine, memory_order_acq_rel, memory_order_acquire));
@@ -367,7 +581,7 @@ static struct ovc_nexthop *nh_ready(const struct ovc_nh_table *t, unsigned i)
 {
 	struct ovc_nexthop *e = (struct ovc_nexthop *)&t->hop[i];
 
-	if(atomic_load_explicit(&e->state, memory_order_acquire) != NH_READY)
+	if(NH_ST(nh_state(e)) != NH_READY)
 		return NULL;
 	return e;
 }
@@ -484,8 +698,8 @@ const struct ovc_nexthop *ovc_nh_at(const struct ovc_nh_table *t, unsigned i)
 		return NULL;
 	for(k = 0; k < OVC_NH_MAX; k++) {
 		e = (struct ovc_nexthop *)&t->hop[k];
-		s = atomic_load_explicit(&e->state, memory_order_acquire);
-		if(s == NH_FREE)
+		s = NH_ST(nh_state(e));
+		if(s != NH_READY && s != NH_CLAIMING)
 			continue;
 		if(n++ == i)
 			return s == NH_READY ? e : NULL;

@@ -260,14 +260,15 @@ static int find_top_via(const char *m, size_t len, int kind, struct top_via *t)
 	return 0;
 }
 
-/* 1 "oc", 2 "oc-algo", 3 "oc-validity", 4 "oc-seq", 0 another name */
+/* 1 "oc", 2 "oc-algo", 3 "oc-validity", 4 "oc-seq", 5 ovc's token
+ * (OVC_OC_TOKEN_PARAM), 0 another name */
 static int oc_name(const char *s, size_t n)
 {
 	static const char *const names[] = {
-			"oc", "oc-algo", "oc-validity", "oc-seq"};
+			"oc", "oc-algo", "oc-validity", "oc-seq", OVC_OC_TOKEN_PARAM};
 	int i;
 
-	for(i = 0; i < 4; i++) {
+	for(i = 0; i < 5; i++) {
 		if(ieq(s, n, names[i]))
 			return i + 1;
 	}
@@ -291,16 +292,18 @@ static int digits(const char *s, size_t n, uint64_t max, uint64_t *v)
 	return n > 0;
 }
 
-/* oc-seq's text: 1*12DIGIT "." 1*5DIGIT, in OVC_OC_SEQ_FRAC units; 0 when
- * malformed. */
+/* oc-seq's text: 1*12DIGIT "." 1*5DIGIT, or 1*12DIGIT (whole seconds),
+ * in OVC_OC_SEQ_FRAC units; 0 when malformed. */
 static uint64_t parse_seq(const char *s, size_t n)
 {
 	const char *dot = n > 0 ? memchr(s, '.', n) : NULL;
 	uint64_t sec, frac;
 	size_t a, b;
 
-	if(dot == NULL)
-		return 0;
+	if(dot == NULL) /* an integer: whole seconds */
+		return n >= 1 && n <= 12 && digits(s, n, SEQ_SEC_MAX, &sec)
+					   ? sec * OVC_OC_SEQ_FRAC
+					   : 0;
 	a = (size_t)(dot - s);
 	b = n - a - 1;
 	if(a < 1 || a > 12 || b < 1 || b > 5 || !digits(s, a, SEQ_SEC_MAX, &sec)
@@ -341,6 +344,10 @@ void ovc_oc_via_clear(struct ovc_oc_via *oc)
 	oc->algos = 0;
 	oc->validity_ms = -1;
 	oc->seq = 0;
+	oc->branch = NULL;
+	oc->branch_len = 0;
+	oc->has_token = 0;
+	oc->token = 0;
 }
 
 int ovc_oc_param(const char *name, size_t nlen, const char *val, size_t vlen,
@@ -352,6 +359,8 @@ int ovc_oc_param(const char *name, size_t nlen, const char *val, size_t vlen,
 	if(name == NULL || oc == NULL)
 		return 0;
 	which = oc_name(name, nlen);
+	if(which > 4)
+		return 0; /* ovc's token: not one of RFC 7339's */
 	if(val == NULL)
 		vlen = 0;
 	switch(which) {
@@ -377,17 +386,50 @@ int ovc_oc_param(const char *name, size_t nlen, const char *val, size_t vlen,
 	return which != 0;
 }
 
-/* Reads the RFC 7339 parameters of the top via-parm t into *oc. */
+/* OVC_OC_TOKEN_PARAM's value: 16 hexadecimal digits into *v. Returns 1,
+ * or 0 when malformed. */
+static int parse_token(const char *s, size_t n, uint64_t *v)
+{
+	unsigned char c;
+	size_t i;
+
+	*v = 0;
+	if(n != 16)
+		return 0;
+	for(i = 0; i < n; i++) {
+		c = ovc_lower((unsigned char)s[i]);
+		if(is_digit(c))
+			*v = *v << 4 | (uint64_t)(c - '0');
+		else if(c >= 'a' && c <= 'f')
+			*v = *v << 4 | (uint64_t)(c - 'a' + 10);
+		else
+			return 0;
+	}
+	return 1;
+}
+
+/* Reads the RFC 7339 parameters of the top via-parm t into *oc, with its
+ * branch and ovc's token (the first of each). */
 static void read_params(
 		const char *m, const struct top_via *t, struct ovc_oc_via *oc)
 {
+	const char *val;
 	struct param pr;
 	size_t p = t->sb_end;
 
 	ovc_oc_via_clear(oc);
 	while(next_param(m, p, t->end, &pr) > 0) {
-		ovc_oc_param(m + pr.name, pr.nlen, pr.has_val ? m + pr.val : NULL,
-				pr.vlen, oc);
+		val = pr.has_val ? m + pr.val : NULL;
+		if(!ovc_oc_param(m + pr.name, pr.nlen, val, pr.vlen, oc)) {
+			if(oc->branch == NULL && val != NULL
+					&& ieq(m + pr.name, pr.nlen, "branch")) {
+				oc->branch = val;
+				oc->branch_len = pr.vlen;
+			} else if(!oc->has_token && val != NULL
+					  && ieq(m + pr.name, pr.nlen, OVC_OC_TOKEN_PARAM)) {
+				oc->has_token = parse_token(val, pr.vlen, &oc->token);
+			}
+		}
 		p = pr.end;
 	}
 }
@@ -416,8 +458,10 @@ static void put(struct out *o, const char *s, size_t k)
 	o->n += k;
 }
 
-/* msg with the RFC 7339 parameters of its top via-parm t removed and ins
- * (ilen bytes) put where its first "oc" was (at_oc) or at its end. */
+/* msg with the RFC 7339 parameters of its top via-parm t removed (and
+ * ovc's token, with the offer: not at_oc) and ins (ilen bytes) put where
+ * its first "oc" was (at_oc) or at its end. A response keeps the token:
+ * its client reads it. */
 static void rewrite(const char *m, size_t len, const struct top_via *t,
 		const char *ins, size_t ilen, int at_oc, struct out *o)
 {
@@ -428,7 +472,7 @@ static void rewrite(const char *m, size_t len, const struct top_via *t,
 	while(next_param(m, p, t->end, &pr) > 0) {
 		p = pr.end;
 		which = oc_name(m + pr.name, pr.nlen);
-		if(which == 0)
+		if(which == 0 || (which == 5 && at_oc))
 			continue;
 		put(o, m + cur, pr.start - cur);
 		cur = pr.end;
@@ -512,18 +556,47 @@ int ovc_oc_feedback(const char *msg, size_t len, const struct ovc_oc_fb *fb,
 	return emit(msg, len, &t, ins, fb_text(fb, ins), 1, out, size);
 }
 
-int ovc_oc_announce(const char *msg, size_t len, char *out, size_t size)
+int ovc_oc_announce_extra(const char *msg, size_t len, const char *extra,
+		size_t elen, char *out, size_t size)
 {
-	static const char ins[] = ";oc;oc-algo=\"loss\"";
+	static const char offer[] = ";oc;oc-algo=\"loss\"";
+	char ins[sizeof(offer) - 1 + OVC_OC_EXTRA_MAX];
 	struct ovc_oc_via oc;
 	struct top_via t;
 
-	if((out == NULL && size > 0) || !find_top_via(msg, len, KIND_REQ, &t))
+	if(extra == NULL)
+		elen = 0;
+	if((out == NULL && size > 0) || elen > OVC_OC_EXTRA_MAX
+			|| !find_top_via(msg, len, KIND_REQ, &t))
 		return OVC_EINVAL;
 	read_params(msg, &t, &oc);
 	if(oc.oc)
 		return 0;
-	return emit(msg, len, &t, ins, sizeof(ins) - 1, 0, out, size);
+	memcpy(ins, offer, sizeof(offer) - 1);
+	if(elen > 0)
+		memcpy(ins + sizeof(offer) - 1, extra, elen);
+	return emit(msg, len, &t, ins, sizeof(offer) - 1 + elen, 0, out, size);
+}
+
+int ovc_oc_announce(const char *msg, size_t len, char *out, size_t size)
+{
+	return ovc_oc_announce_extra(msg, len, NULL, 0, out, size);
+}
+
+int ovc_oc_top_branch(
+		const char *msg, size_t len, const char **branch, size_t *blen)
+{
+	struct ovc_oc_via oc;
+	struct top_via t;
+
+	*branch = NULL;
+	*blen = 0;
+	if(!find_top_via(msg, len, KIND_ANY, &t))
+		return 0;
+	read_params(msg, &t, &oc);
+	*branch = oc.branch;
+	*blen = oc.branch_len;
+	return 1;
 }
 
 uint64_t ovc_oc_seq_from_ns(int64_t t_ns)

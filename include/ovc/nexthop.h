@@ -5,15 +5,21 @@
  * "udp:192.0.2.7:5060") last said of its overload, and the deterministic
  * acceptor (001 §3.4) that applies its "loss" reduction to the initial
  * requests sent to it. A fixed table meant to sit in shared memory,
- * shared by every process: entries are claimed once and never freed,
- * found without a lock (an atomic state per entry, probing from a hash),
- * and every field a process may change is an atomic, so that no hot path
- * takes a lock. Feedback is taken in oc-seq order: a value older than
- * the one in force is ignored. A feedback's oc-seq and reduction are one
- * 64-bit word (ovc_nh_pack()), its reduction and expiry another, each
- * changed by one CAS: two processes taking two feedbacks of one next hop
- * at once leave the newer one in force, and a reader never pairs one
- * feedback's reduction with another's validity.
+ * shared by every process. Lookups and every field a process may change
+ * on the way of a request are lock-free (atomics; probing from a hash);
+ * entries are created, evicted and reused under the table's lock, taken
+ * only when a next hop's first feedback arrives and by the ticker's
+ * sweep. The table is bounded: an entry idle for OVC_NH_IDLE_MS
+ * is freed (ovc_nh_expire()), and a full table makes room by evicting
+ * its stalest entry that is not in use (ovc_nh_in_use()), never one that
+ * is. Entries are to be created only for next hops this server sent
+ * requests to (ovc/octoken.h), so that no sender can fill the table.
+ * Feedback is taken in oc-seq order: a value older than the one in force
+ * is ignored, until that one lapses. A feedback's oc-seq and reduction
+ * are one 64-bit word (ovc_nh_pack()), its reduction and expiry another,
+ * each changed by one CAS: two processes taking two feedbacks of one
+ * next hop at once leave the newer one in force, and a reader never
+ * pairs one feedback's reduction with another's validity.
  */
 #ifndef OVC_NEXTHOP_H
 #define OVC_NEXTHOP_H
@@ -28,6 +34,13 @@
 
 #define OVC_NH_MAX 256	  /* next hops remembered (power of two) */
 #define OVC_NH_KEY_MAX 64 /* longest key, bytes, terminator included */
+
+/* A next hop heard from within this, ms, is in use: never evicted. */
+#define OVC_NH_IN_USE_MS 10000
+
+/* A next hop not heard from for this, ms, with no reduction in force,
+ * is freed by ovc_nh_expire(). */
+#define OVC_NH_IDLE_MS 120000
 
 /* An oc-seq and a reduction (percent, 0-100) in one 64-bit word, so that
  * they are stored and read together: seq << OVC_NH_RED_BITS | reduction.
@@ -70,7 +83,8 @@ uint64_t ovc_nh_announce_next(
 /* One next hop. */
 struct ovc_nexthop
 {
-	_Atomic uint32_t state;		   /* 0 free, 1 being claimed, 2 ready */
+	_Atomic uint32_t state;		   /* generation << 2 | 0 free, 1 being
+									  claimed, 2 ready, 3 evicted */
 	uint32_t key_len;			   /* bytes of key (set before ready) */
 	char key[OVC_NH_KEY_MAX];	   /* its address text, terminated */
 	uint64_t hash;				   /* of key */
@@ -79,7 +93,8 @@ struct ovc_nexthop
 	_Atomic uint64_t force;		   /* what the readers apply: that
 									  feedback's reduction with its
 									  expiry (nexthop.c); 0: none */
-	_Atomic int64_t heard_ns;	   /* its last feedback (monotonic); 0: none */
+	_Atomic int64_t heard_ns;	   /* its last feedback, or its creation
+									  (monotonic, ns) */
 	_Atomic uint64_t feedbacks;	   /* feedback values taken */
 	_Atomic uint64_t passed;	   /* requests ovc_nh_admit() let through */
 	_Atomic uint64_t refused;	   /* requests it refused */
@@ -94,7 +109,11 @@ struct ovc_nexthop
 
 struct ovc_nh_table
 {
-	_Atomic uint32_t used;		  /* entries claimed */
+	_Atomic uint32_t lock;		  /* 1 while an entry is created or
+									 evicted (a try-lock) */
+	_Atomic uint64_t evicted;	  /* entries evicted or expired */
+	_Atomic uint32_t used;		  /* entries in use (claimed, not
+									 evicted) */
 	_Atomic uint64_t routed;	  /* initial requests routed to any next
 									 hop, with an entry or not */
 	_Atomic uint64_t routed_mark; /* routed at the last second's end */
@@ -110,21 +129,36 @@ uint64_t ovc_nh_key_hash(const char *key, size_t len);
 void ovc_nh_init(struct ovc_nh_table *t);
 
 /* The entry of next hop key (len bytes, 1..OVC_NH_KEY_MAX-1), claimed
- * for it when create and it has none. Returns NULL when it has none and
- * create is 0, the key is empty or too long, or the table is full.
- * Lock-free; two processes creating one key get one entry. */
-struct ovc_nexthop *ovc_nh_get(
-		struct ovc_nh_table *t, const char *key, size_t len, int create);
+ * for it at now (monotonic, ns) when create and it has none: a free
+ * entry of its probe sequence, or, the table full, the stalest not in use
+ * at now (evicted). Returns NULL when it has none and create is 0, the
+ * key is empty or too long, every entry is in use, or another process
+ * held the table's lock for long (a later call creates it). Lookups
+ * are lock-free; two processes creating one key get one entry. */
+struct ovc_nexthop *ovc_nh_get(struct ovc_nh_table *t, const char *key,
+		size_t len, int create, ovc_time_ns now);
+
+/* Is next hop h in use at now: heard from within OVC_NH_IN_USE_MS, or a
+ * reduction in force? */
+int ovc_nh_in_use(const struct ovc_nexthop *h, ovc_time_ns now);
+
+/* Frees every entry idle at now (not heard from for OVC_NH_IDLE_MS, no
+ * reduction in force; ticker, each second). Returns how many; 0 also when
+ * the table's lock is taken (next time). */
+unsigned ovc_nh_expire(struct ovc_nh_table *t, ovc_time_ns now);
 
 /* Takes the feedback oc of next hop h (read from a response's top Via,
- * ovc_oc_read_top_via()) received at now (monotonic, ns, >= 0): a loss
- * value (oc->value >= 0) newer than the one in force (a larger oc-seq, or
- * any when neither has one) becomes the one in force for oc-validity ms
- * (OVC_OC_VALIDITY_DEFAULT_MS when absent; 0 ends it), to the ms, never
- * longer. Returns 1 when taken, 0 when ignored (no value, an algorithm
- * other than loss, an oc-seq over OVC_NH_SEQ_MAX, or an older sequence).
- * Lock-free; of feedbacks taken at once by several processes the newest
- * stays in force (without oc-seq: any one of them). */
+ * ovc_oc_read_top_via(); its sender verified) received at now
+ * (monotonic, ns, >= 0): a loss value (oc->value >= 0) whose oc-seq is
+ * not older than the one in force (a larger or the same oc-seq; without
+ * one, 0, only while none had one), or any once the one in force lapsed,
+ * becomes the one in force for oc-validity ms (OVC_OC_VALIDITY_DEFAULT_MS
+ * when absent, at most OVC_OC_VALIDITY_MAX_MS as read; 0 ends it), to
+ * the ms, never longer. Returns 1 when taken, 0 when ignored (no value,
+ * an algorithm other than loss, an oc-seq over OVC_NH_SEQ_MAX, or an
+ * older sequence while the one in force holds). Lock-free; of feedbacks
+ * taken at once by several processes the newest stays in force (without
+ * oc-seq: any one of them). */
 int ovc_nh_feedback(
 		struct ovc_nexthop *h, const struct ovc_oc_via *oc, ovc_time_ns now);
 
@@ -177,7 +211,7 @@ void ovc_nh_second(struct ovc_nh_table *t);
  * mark, feedbacks; ovc.reset); what they said stays in force. */
 void ovc_nh_reset_counts(struct ovc_nh_table *t);
 
-/* Entries claimed, and the i-th ready one (NULL when i is past them or
+/* Entries in use, and the i-th ready one (NULL when i is past them or
  * it is still being claimed), for listing. */
 unsigned ovc_nh_count(const struct ovc_nh_table *t);
 const struct ovc_nexthop *ovc_nh_at(const struct ovc_nh_table *t, unsigned i);

@@ -6,6 +6,8 @@
  *   oc          = "oc" [EQUAL oc-num]          oc-num = 1*DIGIT (0-100)
  *   oc-validity = "oc-validity" [EQUAL delta-ms]   delta-ms = 1*DIGIT
  *   oc-seq      = "oc-seq" EQUAL 1*12DIGIT "." 1*5DIGIT
+ *                 (1*12DIGIT alone read as whole seconds: servers that
+ *                 send an integer interoperate)
  *   oc-algo     = "oc-algo" EQUAL DQUOTE algo-list *(COMMA algo-list)
  *                 DQUOTE                       algo-list = "loss" / token
  *
@@ -30,9 +32,13 @@
 /* oc-validity when a response carries a value without one, ms (§5.2). */
 #define OVC_OC_VALIDITY_DEFAULT_MS 500
 
-/* Largest oc-validity read, ms (one day): a longer one is read as this
- * (the server's next value replaces it long before). */
-#define OVC_OC_VALIDITY_MAX_MS 86400000
+/* Largest oc-validity read, ms (one minute): a longer one is read as
+ * this. A server refreshes its value with each response (ovc's every
+ * 2 s), so a minute outlasts any gap between them; what it bounds is how
+ * long one value, stale or wrong, can hold once its server fell silent,
+ * and how long its oc-seq orders the next ones (ovc/nexthop.h). RFC 7339
+ * sets no upper bound. */
+#define OVC_OC_VALIDITY_MAX_MS 60000
 
 /* oc-seq as an integer: seconds * OVC_OC_SEQ_FRAC + the five decimals
  * ("1282321615.782" is 1282321615 * 100000 + 78200). 0: none. */
@@ -54,7 +60,16 @@ struct ovc_oc_via
 							malformed */
 	uint64_t seq;		 /* oc-seq (OVC_OC_SEQ_FRAC units); 0: absent
 							or malformed */
+	const char *branch;	 /* that Via's branch value (in the message
+							read); NULL: none */
+	size_t branch_len;	 /* its bytes */
+	int has_token;		 /* 1: a well-formed OVC_OC_TOKEN_PARAM */
+	uint64_t token;		 /* its value (ovc/octoken.h) */
 };
+
+/* The Via parameter that carries ovc's token (ovc/octoken.h): 16
+ * hexadecimal digits. */
+#define OVC_OC_TOKEN_PARAM "ovct"
 
 /* What a server writes into the Via of its response. */
 struct ovc_oc_fb
@@ -64,7 +79,8 @@ struct ovc_oc_fb
 	uint64_t seq;		  /* oc-seq (OVC_OC_SEQ_FRAC units), > 0 */
 };
 
-/* Clears *oc (no parameter: oc 0, value -1, validity -1, seq 0). */
+/* Clears *oc (no parameter: oc 0, value -1, validity -1, seq 0, no
+ * branch, no token). */
 void ovc_oc_via_clear(struct ovc_oc_via *oc);
 
 /* Takes one Via parameter, name (nlen bytes) with its value (vlen bytes,
@@ -77,9 +93,10 @@ int ovc_oc_param(const char *name, size_t nlen, const char *val, size_t vlen,
 
 /* Reads the overload control parameters of the first Via (the top one:
  * the first via-parm of the first Via or v header) of the SIP message
- * msg (len bytes) into *oc. Returns 1 when that Via has "oc", 0 (*oc
- * cleared) when it has not or the message has no Via that can be read
- * (its line cut short, or not sent-protocol sent-by *(;param)). */
+ * msg (len bytes) into *oc, with its branch and ovc's token. Returns 1
+ * when that Via has "oc", 0 (*oc cleared) when it has not or the message
+ * has no Via that can be read (its line cut short, or not sent-protocol
+ * sent-by *(;param)). */
 int ovc_oc_read_top_via(const char *msg, size_t len, struct ovc_oc_via *oc);
 
 /* Server side: the response msg (len bytes) whose top Via carries "oc"
@@ -104,6 +121,22 @@ int ovc_oc_feedback(const char *msg, size_t len, const struct ovc_oc_fb *fb,
  * (out untouched), OVC_EINVAL when msg is not a request with a readable
  * top Via, or OVC_EFULL when out is too small (out untouched). */
 int ovc_oc_announce(const char *msg, size_t len, char *out, size_t size);
+
+/* ovc_oc_announce() with the parameters extra (elen bytes, at most
+ * OVC_OC_EXTRA_MAX, e.g. ";ovct=...") written after the offer; a stray
+ * OVC_OC_TOKEN_PARAM that Via had is dropped too. extra NULL: none.
+ * OVC_EINVAL also when elen is over OVC_OC_EXTRA_MAX. */
+int ovc_oc_announce_extra(const char *msg, size_t len, const char *extra,
+		size_t elen, char *out, size_t size);
+
+/* Reads the branch of the top Via of msg (len bytes) into *branch and
+ * *blen (NULL, 0 when it has none). Returns 1, or 0 when msg has no top
+ * Via that can be read (ovc_oc_read_top_via()). */
+int ovc_oc_top_branch(
+		const char *msg, size_t len, const char **branch, size_t *blen);
+
+/* Longest extra of ovc_oc_announce_extra(), bytes. */
+#define OVC_OC_EXTRA_MAX 40
 
 /* Extra bytes ovc_oc_feedback() or ovc_oc_announce() may add to a
  * message. */

@@ -48,6 +48,7 @@ int main(void)
 	srunner_add_suite(sr, make_suite_nexthop());
 	srunner_add_suite(sr, make_suite_ocloop());
 	srunner_add_suite(sr, make_suite_oc7339());
+	srunner_add_suite(sr, make_suite_octoken());
 	srunner_add_suite(sr, make_suite_kstage_scan());
 	srunner_add_suite(sr, make_suite_kstage_seen());
 	srunner_add_suite(sr, make_suite_kstage_prog());

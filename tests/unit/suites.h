@@ -43,6 +43,7 @@ Suite *make_suite_csv(void);
 Suite *make_suite_nexthop(void);
 Suite *make_suite_ocloop(void);
 Suite *make_suite_oc7339(void);
+Suite *make_suite_octoken(void);
 Suite *make_suite_kstage_scan(void);
 Suite *make_suite_kstage_seen(void);
 Suite *make_suite_kstage_prog(void);

@@ -755,7 +755,7 @@ static struct ovc_nexthop *hop_with(
 		struct ovc_nh_table *t, const char *key, int pct)
 {
 	struct ovc_oc_via oc;
-	struct ovc_nexthop *h = ovc_nh_get(t, key, strlen(key), 1);
+	struct ovc_nexthop *h = ovc_nh_get(t, key, strlen(key), 1, 0);
 
 	ck_assert_ptr_nonnull(h);
 	ovc_oc_via_clear(&oc);

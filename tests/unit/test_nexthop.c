@@ -4,8 +4,10 @@
  * the table's limits, feedback taken in oc-seq order for its validity,
  * the acceptor's exact share, the per-second refusals, the packed
  * (oc-seq, reduction) word and the server's announcements, the listing
- * view, and threads creating and admitting at once, and taking feedback
- * while others read it.
+ * view, one oc-seq ordering values only while it holds, a full table
+ * evicting its stalest entry not in use, idle entries expiring, keys
+ * coming and going against a model, and threads creating and admitting
+ * at once, and taking feedback while others read it.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -30,7 +32,7 @@ static struct ovc_nh_table *table_new(void)
 
 static struct ovc_nexthop *get(struct ovc_nh_table *t, const char *k, int c)
 {
-	return ovc_nh_get(t, k, strlen(k), c);
+	return ovc_nh_get(t, k, strlen(k), c, T0);
 }
 
 /* A loss value as ovc_oc_read_top_via() leaves it (validity_ms -1:
@@ -76,7 +78,7 @@ START_TEST(test_create_find)
 	ck_assert_ptr_null(get(t, "udp:192.0.2.7:506", 0));
 	/* a fresh entry: nothing heard, nothing in force, everything passes */
 	ck_assert_uint_eq(ovc_nh_packed_seq(atomic_load(&a->fb)), 0);
-	ck_assert_int_eq(atomic_load(&a->heard_ns), 0);
+	ck_assert_int_eq(atomic_load(&a->heard_ns), T0); /* its creation */
 	ck_assert_double_eq(ovc_nh_reduction(a, T0), 0.0);
 	ck_assert_int_eq(ovc_nh_admit(a, T0), 1);
 	ck_assert_uint_eq(atomic_load(&a->passed), 1);
@@ -96,17 +98,17 @@ START_TEST(test_key_limits)
 	struct ovc_nexthop *h;
 
 	memset(key, 'k', sizeof(key));
-	ck_assert_ptr_null(ovc_nh_get(t, key, 0, 1));
-	ck_assert_ptr_null(ovc_nh_get(t, NULL, 3, 1));
-	ck_assert_ptr_null(ovc_nh_get(NULL, key, 3, 1));
-	ck_assert_ptr_null(ovc_nh_get(t, key, OVC_NH_KEY_MAX, 1));
-	ck_assert_ptr_null(ovc_nh_get(t, key, OVC_NH_KEY_MAX + 1, 1));
+	ck_assert_ptr_null(ovc_nh_get(t, key, 0, 1, T0));
+	ck_assert_ptr_null(ovc_nh_get(t, NULL, 3, 1, T0));
+	ck_assert_ptr_null(ovc_nh_get(NULL, key, 3, 1, T0));
+	ck_assert_ptr_null(ovc_nh_get(t, key, OVC_NH_KEY_MAX, 1, T0));
+	ck_assert_ptr_null(ovc_nh_get(t, key, OVC_NH_KEY_MAX + 1, 1, T0));
 	ck_assert_uint_eq(ovc_nh_count(t), 0);
-	h = ovc_nh_get(t, key, OVC_NH_KEY_MAX - 1, 1);
+	h = ovc_nh_get(t, key, OVC_NH_KEY_MAX - 1, 1, T0);
 	ck_assert_ptr_nonnull(h);
 	ck_assert_uint_eq(h->key_len, OVC_NH_KEY_MAX - 1);
 	ck_assert_uint_eq(strlen(h->key), OVC_NH_KEY_MAX - 1);
-	ck_assert_ptr_eq(ovc_nh_get(t, key, OVC_NH_KEY_MAX - 1, 0), h);
+	ck_assert_ptr_eq(ovc_nh_get(t, key, OVC_NH_KEY_MAX - 1, 0, T0), h);
 	free(t);
 }
 END_TEST
@@ -150,17 +152,22 @@ START_TEST(test_feedback_order)
 	ck_assert_double_eq_tol(ovc_nh_reduction(h, now), 0.20, 1e-12);
 	ck_assert_uint_eq(ovc_nh_packed_seq(atomic_load(&h->fb)), 500);
 	ck_assert_int_eq(atomic_load(&h->heard_ns), now);
-	/* older and equal sequences are ignored */
+	/* an older sequence is ignored */
 	ck_assert_int_eq(feed(h, 50, 1000, 499, now + MS), 0);
-	ck_assert_int_eq(feed(h, 50, 1000, 500, now + MS), 0);
 	ck_assert_double_eq_tol(ovc_nh_reduction(h, now + MS), 0.20, 1e-12);
 	ck_assert_int_eq(atomic_load(&h->heard_ns), now);
-	/* a value without oc-seq once one had it: not newer */
+	/* a value without oc-seq once one had it: older */
 	ck_assert_int_eq(feed(h, 50, 1000, 0, now + MS), 0);
+	/* the same sequence is taken: a repeat refreshes the validity, a
+	 * server counting whole seconds announces several values with one */
+	ck_assert_int_eq(feed(h, 20, 1000, 500, now + MS), 1);
+	ck_assert_int_eq(atomic_load(&h->heard_ns), now + MS);
+	ck_assert_double_eq_tol(
+			ovc_nh_reduction(h, now + 1000 * MS), 0.20, 1e-12);
 	/* newer is taken */
 	ck_assert_int_eq(feed(h, 50, 1000, 501, now + 2 * MS), 1);
 	ck_assert_double_eq_tol(ovc_nh_reduction(h, now + 2 * MS), 0.5, 1e-12);
-	ck_assert_uint_eq(atomic_load(&h->feedbacks), 2);
+	ck_assert_uint_eq(atomic_load(&h->feedbacks), 3);
 	ck_assert_int_eq(atomic_load(&h->heard_ns), now + 2 * MS);
 	ck_assert_double_eq_tol(ovc_acceptor_get(&h->acc), 0.5, 1e-9);
 	free(t);
@@ -233,9 +240,11 @@ START_TEST(test_validity)
 	ck_assert_int_eq(feed(h, 40, 0, 4, T0 + 2 * OVC_NS_PER_S + MS), 1);
 	ck_assert_double_eq(ovc_nh_reduction(h, T0 + 2 * OVC_NS_PER_S + MS), 0.0);
 	ck_assert_int_eq(ovc_nh_admit(h, T0 + 2 * OVC_NS_PER_S + MS), 1);
-	/* a huge validity saturates instead of wrapping */
+	/* a huge validity holds OVC_OC_VALIDITY_MAX_MS, no longer */
 	ck_assert_int_eq(feed(h, 10, INT64_MAX, 5, T0), 1);
-	ck_assert_double_eq_tol(ovc_nh_reduction(h, INT64_MAX - 1), 0.1, 1e-12);
+	end = T0 + OVC_OC_VALIDITY_MAX_MS * MS;
+	ck_assert_double_eq_tol(ovc_nh_reduction(h, end - 1), 0.1, 1e-12);
+	ck_assert_double_eq(ovc_nh_reduction(h, end), 0.0);
 	free(t);
 }
 END_TEST
@@ -453,6 +462,205 @@ START_TEST(test_validity_ms)
 }
 END_TEST
 
+/* One oc-seq, however large (a forged or a restarted server's), orders
+ * the next hop's values only while its own holds: at most
+ * OVC_OC_VALIDITY_MAX_MS, after which any sequence is taken. */
+START_TEST(test_seq_lapse)
+{
+	struct ovc_nh_table *t = table_new();
+	struct ovc_nexthop *h = get(t, "udp:192.0.2.7:5060", 1);
+	const uint64_t huge = UINT64_C(99999999999999999);
+	const ovc_time_ns end = T0 + OVC_OC_VALIDITY_MAX_MS * MS;
+
+	ck_assert_int_eq(feed(h, 100, INT64_MAX, huge, T0), 1);
+	ck_assert_int_eq(ovc_nh_admit(h, T0 + MS), 0);
+	/* the hop's genuine value, a smaller oc-seq: ignored while it holds */
+	ck_assert_int_eq(feed(h, 0, 2000, 1000, end - MS), 0);
+	ck_assert_double_eq(ovc_nh_reduction(h, end - MS), 1.0);
+	/* lapsed: taken, and it orders the next ones */
+	ck_assert_double_eq(ovc_nh_reduction(h, end), 0.0);
+	ck_assert_int_eq(feed(h, 10, 2000, 1000, end), 1);
+	ck_assert_double_eq_tol(ovc_nh_reduction(h, end), 0.1, 1e-12);
+	ck_assert_uint_eq(ovc_nh_packed_seq(atomic_load(&h->fb)), 1000);
+	ck_assert_int_eq(feed(h, 30, 2000, 999, end + MS), 0);
+	ck_assert_int_eq(feed(h, 30, 2000, 1001, end + MS), 1);
+	ck_assert_double_eq_tol(ovc_nh_reduction(h, end + MS), 0.3, 1e-12);
+	/* oc-validity=0 ends it: the next value is taken whatever its seq */
+	ck_assert_int_eq(feed(h, 30, 0, 1002, end + 2 * MS), 1);
+	ck_assert_int_eq(feed(h, 40, 2000, 5, end + 3 * MS), 1);
+	ck_assert_double_eq_tol(ovc_nh_reduction(h, end + 3 * MS), 0.4, 1e-12);
+	free(t);
+}
+END_TEST
+
+static void key_of(char *k, size_t size, unsigned i)
+{
+	snprintf(k, size, "udp:10.%u.%u.%u:5060", i >> 16 & 255, i >> 8 & 255,
+			i & 255);
+}
+
+/* A full table makes room by evicting its stalest entry not in use; an
+ * entry in use (heard from lately, or a reduction in force) never goes;
+ * every other key is still found afterwards. */
+START_TEST(test_full_evicts)
+{
+	struct ovc_nh_table *t = table_new();
+	struct ovc_nexthop *h[OVC_NH_MAX], *a, *n;
+	const ovc_time_ns busy = OVC_NH_IN_USE_MS * MS;
+	char k[32];
+	unsigned i, gone = 0;
+
+	for(i = 0; i < OVC_NH_MAX; i++) {
+		key_of(k, sizeof(k), i);
+		h[i] = get(t, k, 1);
+		ck_assert_ptr_nonnull(h[i]);
+	}
+	/* 0: the oldest, but a reduction in force for a minute; 1: the
+	 * stalest without one; the others heard later */
+	ck_assert_int_eq(feed(h[0], 50, 60000, 1, T0), 1);
+	for(i = 2; i < OVC_NH_MAX; i++)
+		ck_assert_int_eq(feed(h[i], 0, 500, 1, T0 + i * MS), 1);
+	/* everything in use: no room */
+	ck_assert_ptr_null(get(t, "udp:192.0.2.1:5060", 1));
+	ck_assert_uint_eq(ovc_nh_count(t), OVC_NH_MAX);
+	ck_assert(ovc_nh_in_use(h[1], T0 + busy - 1));
+	ck_assert(!ovc_nh_in_use(h[1], T0 + busy));
+	ck_assert(ovc_nh_in_use(h[0], T0 + busy + OVC_NS_PER_S));
+	/* past the busy time: 1 makes room, then 2, 3... never 0 */
+	for(i = 1; i < 4; i++) {
+		snprintf(k, sizeof(k), "udp:192.0.2.%u:5060", i);
+		n = ovc_nh_get(t, k, strlen(k), 1, T0 + busy + 5 * MS);
+		ck_assert_ptr_nonnull(n);
+		ck_assert_ptr_eq(n, h[i]);
+		ck_assert_str_eq(n->key, k);
+		ck_assert_double_eq(ovc_nh_reduction(n, T0 + busy + 5 * MS), 0.0);
+		ck_assert_int_eq(ovc_nh_admit(n, T0 + busy + 5 * MS), 1);
+		ck_assert_uint_eq(atomic_load(&n->feedbacks), 0);
+		ck_assert(ovc_nh_in_use(n, T0 + busy + 5 * MS));
+	}
+	ck_assert_uint_eq(ovc_nh_count(t), OVC_NH_MAX);
+	ck_assert_uint_eq(atomic_load(&t->evicted), 3);
+	/* the evicted keys are gone, every other one is where it was */
+	for(i = 0; i < OVC_NH_MAX; i++) {
+		key_of(k, sizeof(k), i);
+		a = get(t, k, 0);
+		if(i >= 1 && i < 4) {
+			ck_assert_ptr_null(a);
+			gone++;
+		} else {
+			ck_assert_ptr_eq(a, h[i]);
+		}
+	}
+	ck_assert_uint_eq(gone, 3);
+	a = get(t, "udp:192.0.2.2:5060", 0);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_double_eq_tol(
+			ovc_nh_reduction(h[0], T0 + busy + MS), 0.5, 1e-12);
+	free(t);
+}
+END_TEST
+
+/* Entries idle for OVC_NH_IDLE_MS are freed; the table is as new. */
+START_TEST(test_expire)
+{
+	struct ovc_nh_table *t = table_new();
+	const ovc_time_ns idle = OVC_NH_IDLE_MS * MS;
+	struct ovc_nexthop *a;
+	char k[32];
+	unsigned i;
+
+	for(i = 0; i < OVC_NH_MAX; i++) {
+		key_of(k, sizeof(k), i);
+		ck_assert_ptr_nonnull(get(t, k, 1));
+	}
+	a = get(t, "udp:10.0.0.7:5060", 0);
+	ck_assert_ptr_nonnull(a);
+	ck_assert_int_eq(feed(a, 40, 60000, 1, T0 + idle - OVC_NS_PER_S), 1);
+	ck_assert_uint_eq(ovc_nh_expire(t, T0 + idle - 1), 0);
+	ck_assert_uint_eq(ovc_nh_expire(t, T0 + idle), OVC_NH_MAX - 1);
+	ck_assert_uint_eq(ovc_nh_count(t), 1);
+	ck_assert_ptr_eq(get(t, "udp:10.0.0.7:5060", 0), a);
+	ck_assert_ptr_null(get(t, "udp:10.0.0.8:5060", 0));
+	ck_assert_ptr_eq(ovc_nh_at(t, 0), a);
+	ck_assert_ptr_null(ovc_nh_at(t, 1));
+	/* its reduction lapses, then it idles out too */
+	ck_assert_uint_eq(ovc_nh_expire(t, T0 + 2 * idle - OVC_NS_PER_S - 1), 0);
+	ck_assert_uint_eq(ovc_nh_expire(t, T0 + 2 * idle), 1);
+	ck_assert_uint_eq(ovc_nh_count(t), 0);
+	/* every slot free again: the table fills as new */
+	for(i = 0; i < OVC_NH_MAX; i++)
+		ck_assert_uint_eq(atomic_load(&t->hop[i].state) & 3u, 0);
+	for(i = 0; i < OVC_NH_MAX; i++) {
+		key_of(k, sizeof(k), i + 1000);
+		ck_assert_ptr_nonnull(ovc_nh_get(t, k, strlen(k), 1, T0 + 3 * idle));
+	}
+	ck_assert_uint_eq(ovc_nh_count(t), OVC_NH_MAX);
+	/* the lock taken by another: the sweep tries again later */
+	atomic_store(&t->lock, 1);
+	ck_assert_uint_eq(ovc_nh_expire(t, T0 + 5 * idle), 0);
+	atomic_store(&t->lock, 0);
+	ck_assert_uint_eq(ovc_nh_expire(t, T0 + 5 * idle), OVC_NH_MAX);
+	free(t);
+}
+END_TEST
+
+/* Many keys come and go (creation with eviction, sweeps), checked against
+ * a model: a key the model holds is found, at an entry with its key; one
+ * it does not hold is not; the count agrees. */
+#define CH_KEYS 600
+#define CH_STEPS 40000
+
+START_TEST(test_churn)
+{
+	struct ovc_nh_table *t = table_new();
+	struct ovc_nexthop **at = calloc(CH_KEYS, sizeof(*at));
+	const ovc_time_ns step = 50 * MS;
+	struct ovc_nexthop *e;
+	unsigned i, j, held;
+	uint64_t rnd = 88172645463325252u;
+	ovc_time_ns now = T0;
+	char k[32];
+
+	ck_assert_ptr_nonnull(at);
+	for(i = 0; i < CH_STEPS; i++) {
+		rnd ^= rnd << 13;
+		rnd ^= rnd >> 7;
+		rnd ^= rnd << 17;
+		j = (unsigned)(rnd % CH_KEYS);
+		now += step;
+		key_of(k, sizeof(k), j);
+		e = get(t, k, 0);
+		ck_assert_ptr_eq(e, at[j]);
+		e = ovc_nh_get(t, k, strlen(k), 1, now);
+		if(e != NULL) {
+			ck_assert_str_eq(e->key, k);
+			(void)feed(e, (int)(rnd >> 40) % 50, 200, 0, now);
+		}
+		at[j] = e;
+		/* whoever held the entry e took is gone */
+		for(held = 0; held < CH_KEYS; held++) {
+			if(held != j && at[held] != NULL && at[held] == e)
+				at[held] = NULL;
+		}
+		if(i % 997 == 0 && ovc_nh_expire(t, now) > 0) {
+			for(held = 0; held < CH_KEYS; held++) {
+				key_of(k, sizeof(k), held);
+				at[held] = get(t, k, 0) != NULL ? at[held] : NULL;
+			}
+		}
+	}
+	for(i = 0, held = 0; i < CH_KEYS; i++) {
+		key_of(k, sizeof(k), i);
+		ck_assert_ptr_eq(get(t, k, 0), at[i]);
+		held += at[i] != NULL;
+	}
+	ck_assert_uint_eq(ovc_nh_count(t), held);
+	ck_assert_uint_gt(atomic_load(&t->evicted), 0);
+	free(at);
+	free(t);
+}
+END_TEST
+
 /* The listing view: oc-seq, the reduction with its validity left. */
 START_TEST(test_view)
 {
@@ -474,9 +682,9 @@ START_TEST(test_view)
 	ck_assert_uint_eq(v.reduction, 0);
 	ck_assert_int_eq(v.left_ms, 0);
 	ck_assert_int_eq(feed(h, 60, INT64_MAX, 778, T0), 1);
-	ovc_nh_view(h, INT64_MAX - 1, &v);
+	ovc_nh_view(h, T0 + 1000 * MS, &v);
 	ck_assert_uint_eq(v.reduction, 60);
-	ck_assert_int_eq(v.left_ms, INT64_MAX);
+	ck_assert_int_eq(v.left_ms, OVC_OC_VALIDITY_MAX_MS - 1000);
 	ovc_nh_view(NULL, T0, &v);
 	ck_assert_uint_eq(v.seq, 0);
 	ck_assert_uint_eq(v.reduction, 0);
@@ -782,15 +990,15 @@ START_TEST(test_threads)
 		passed += m->passed[i];
 		refused += m->refused[i];
 	}
-	/* one feedback taken per key: the others had the same oc-seq */
-	ck_assert_uint_eq(taken, MT_KEYS);
+	/* every thread's feedback taken (one oc-seq: each a repeat) */
+	ck_assert_uint_eq(taken, MT_KEYS * MT_THREADS);
 	ck_assert_uint_eq(passed + refused, (uint64_t)MT_THREADS * MT_ADMITS);
 	/* each key's acceptor exact over the requests of every thread */
 	each = (uint64_t)MT_THREADS * MT_ADMITS / MT_KEYS;
 	for(j = 0; j < MT_KEYS; j++) {
 		struct ovc_nexthop *h = m->got[0][j];
 
-		ck_assert_uint_eq(atomic_load(&h->feedbacks), 1);
+		ck_assert_uint_eq(atomic_load(&h->feedbacks), MT_THREADS);
 		p = atomic_load(&h->passed);
 		ck_assert_uint_eq(p + atomic_load(&h->refused), each);
 		ck_assert_msg(p >= each * 7 / 10 && p <= each * 7 / 10 + 1,
@@ -830,6 +1038,10 @@ Suite *make_suite_nexthop(void)
 	tcase_add_test(tc, test_view);
 	tcase_add_test(tc, test_acceptor_follows);
 	tcase_add_test(tc, test_reset_counts);
+	tcase_add_test(tc, test_seq_lapse);
+	tcase_add_test(tc, test_full_evicts);
+	tcase_add_test(tc, test_expire);
+	tcase_add_test(tc, test_churn);
 	suite_add_tcase(s, tc);
 	tcase_add_test(mt, test_threads);
 	tcase_add_test(mt, test_feedback_threads);

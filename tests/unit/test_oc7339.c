@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ovc unit tests - src/oc7339.c: RFC 7339's own Via examples, one
- * parameter at a time (case, malformed values), the top Via in its forms
+ * parameter at a time (case, malformed values, the bounded validity,
+ * integer oc-seq), the top Via in its forms
  * (compact, several via-parms, folded, LWS, IPv6, quoted commas), the
  * server's feedback and the client's offer byte for byte, round trips,
  * every too-small output, every truncation of several messages (each in an
@@ -220,8 +221,9 @@ static const struct pcase pcases[] = {
 		{"oc-algo", NULL, 1, -1, 0, -1, 0},
 		{"oc-validity", "500", 1, -1, 0, 500, 0},
 		{"OC-VALIDITY", "0", 1, -1, 0, 0, 0},
-		{"oc-validity", "86400000", 1, -1, 0, 86400000, 0},
-		{"oc-validity", "86400001", 1, -1, 0, OVC_OC_VALIDITY_MAX_MS, 0},
+		{"oc-validity", "60000", 1, -1, 0, 60000, 0},
+		{"oc-validity", "60001", 1, -1, 0, OVC_OC_VALIDITY_MAX_MS, 0},
+		{"oc-validity", "999999999999", 1, -1, 0, OVC_OC_VALIDITY_MAX_MS, 0},
 		{"oc-validity", "999999999999999999999999", 1, -1, 0,
 				OVC_OC_VALIDITY_MAX_MS, 0},
 		{"oc-validity", "-5", 1, -1, 0, -1, 0},
@@ -234,13 +236,19 @@ static const struct pcase pcases[] = {
 				UINT64_C(99999999999999999)},
 		{"oc-seq", "1.123456", 1, -1, 0, -1, 0},
 		{"oc-seq", "1234567890123.1", 1, -1, 0, -1, 0},
-		{"oc-seq", "12", 1, -1, 0, -1, 0},
+		{"oc-seq", "12", 1, -1, 0, -1, 1200000},
+		{"oc-seq", "999999999999", 1, -1, 0, -1,
+				UINT64_C(99999999999900000)},
+		{"oc-seq", "1234567890123", 1, -1, 0, -1, 0},
+		{"oc-seq", "", 1, -1, 0, -1, 0},
+		{"oc-seq", "1a", 1, -1, 0, -1, 0},
 		{"oc-seq", "12.", 1, -1, 0, -1, 0},
 		{"oc-seq", ".5", 1, -1, 0, -1, 0},
 		{"oc-seq", "1.2.3", 1, -1, 0, -1, 0},
 		{"oc-seq", "-1.5", 1, -1, 0, -1, 0},
 		{"oc-seq", NULL, 1, -1, 0, -1, 0},
 		{"branch", "1", 0, 7, 7, 7, 7},
+		{"ovct", "0123456789abcdef", 0, 7, 7, 7, 7},
 		{"ocx", "1", 0, 7, 7, 7, 7},
 		{"o", NULL, 0, 7, 7, 7, 7},
 		{"oc-", NULL, 0, 7, 7, 7, 7},
