@@ -13,6 +13,7 @@
 #include "ovc_fair.h"
 #include "ovc_kstage.h"
 #include "ovc_modparams.h"
+#include "ovc_nexthop.h"
 #include "ovc_onset.h"
 #include "ovc_queue.h"
 #include "ovc_rsoca.h"
@@ -182,6 +183,8 @@ static void remember(struct sip_msg *msg, enum ovc_outcome o)
 	last_msg_id = msg->id;
 	last_msg_pid = msg->pid;
 	last_outcome = o;
+	if(o == OVC_OUT_ADMITTED || o == OVC_OUT_REJECTED)
+		ovc_net_client(msg); /* a real client: does it offer oc? */
 }
 
 /* $ovc(verdict) of an admission. */

@@ -4,8 +4,11 @@
  * hooks that read and write RFC 7339's Via parameters, and
  * ovc_dst_admit().
  */
+#include <fcntl.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "core/dprint.h"
 #include "core/events.h"
@@ -14,9 +17,12 @@
 #include "core/mem/shm_mem.h"
 #include "core/parser/parse_uri.h"
 #include "core/resolve.h"
+#include "core/timer.h"
+#include "core/timer_ticks.h"
 
 #include "ovc/admission.h"
 #include "ovc/oc7339.h"
+#include "ovc/octoken.h"
 
 #include "ovc_admit.h"
 #include "ovc_nexthop.h"
@@ -33,6 +39,12 @@ int ovc_network_mode = OVC_NET_HOP;
 
 /* this process installed its hook on what Kamailio sends (or tried) */
 static int out_hooked;
+
+/* when this process last marked oc in use for the script's
+ * ovc_dst_admit() and for a client's offer (Kamailio ticks; 0: never):
+ * at most once a second each, so that the hot paths write no shared
+ * line */
+static ticks_t dst_marked, client_marked;
 
 static void oc_used(void);
 
@@ -198,14 +210,21 @@ int ovc_dst_admit(struct sip_msg *msg, str *uri)
 	if(mode == OVC_NET_LOCAL && ovc_tcp_sendq_max < 0)
 		return 1;
 	if(mode != OVC_NET_LOCAL) {
-		if(!atomic_load_explicit(&ovc_net->offering, memory_order_relaxed))
-			atomic_store(&ovc_net->offering, 1);
-		if(!out_hooked)
+		ticks_t t = get_ticks_raw();
+
+		if(dst_marked == 0 || t - dst_marked >= S_TO_TICKS(1)
+				|| !atomic_load_explicit(
+						&ovc_net->offering, memory_order_relaxed)) {
+			dst_marked = t ? t : 1;
+			atomic_store(&ovc_net->dst_ns, ovc_now_ns());
+			if(!atomic_load_explicit(&ovc_net->offering, memory_order_relaxed))
+				atomic_store(&ovc_net->offering, 1);
 			oc_used();
+		}
 	}
 	known = dst_of_uri(uri != NULL ? uri : GET_NEXT_HOP(msg), &d) == 0;
 	if(known && mode != OVC_NET_LOCAL)
-		fb = ovc_nh_get(&ovc_net->nh, d.key, (size_t)d.key_len, 0);
+		fb = ovc_nh_get(&ovc_net->nh, d.key, (size_t)d.key_len, 0, 0);
 	/* end to end: what each next hop's reduction weighs in the one this
 	 * server announces (announced()) */
 	if(known && mode == OVC_NET_E2E && ovc_adm_new_invite(request_of(msg)))
@@ -271,8 +290,8 @@ void ovc_net_hook_out(void)
 			   " this process sends no oc\n");
 }
 
-/* oc is in use from now on: this process hooks at once, the others at
- * their next message. */
+/* oc is in use (again): this process hooks at once, the others at their
+ * next message. */
 static void oc_used(void)
 {
 	if(!atomic_load_explicit(&ovc_net->oc_in_use, memory_order_relaxed)) {
@@ -282,15 +301,61 @@ static void oc_used(void)
 	ovc_net_hook_out();
 }
 
+void ovc_net_client(struct sip_msg *msg)
+{
+	ticks_t t;
+
+	if(ovc_net == NULL || !ovc_net->hooked || msg == NULL
+			|| msg->first_line.type != SIP_REQUEST
+			|| atomic_load_explicit(&ovc_net->mode, memory_order_relaxed)
+					   == OVC_NET_LOCAL)
+		return;
+	t = get_ticks_raw();
+	if(client_marked != 0 && t - client_marked < S_TO_TICKS(1)
+			&& atomic_load_explicit(&ovc_net->oc_in_use, memory_order_relaxed))
+		return;
+	if(ovc_oc_read_top_via(msg->buf, msg->len, NULL) != 1)
+		return;
+	client_marked = t ? t : 1;
+	atomic_store(&ovc_net->client_ns, ovc_now_ns());
+	oc_used();
+}
+
+void ovc_net_second(ovc_time_ns now)
+{
+	const int64_t idle = (int64_t)OVC_OC_IDLE_MS * OVC_NS_PER_MS;
+	int64_t dst, client;
+
+	if(ovc_net == NULL)
+		return;
+	dst = atomic_load(&ovc_net->dst_ns);
+	client = atomic_load(&ovc_net->client_ns);
+	if(atomic_load(&ovc_net->offering) && now - dst >= idle)
+		atomic_store(&ovc_net->offering, 0);
+	if(atomic_load(&ovc_net->oc_in_use) && now - dst >= idle
+			&& now - client >= idle) {
+		atomic_store(&ovc_net->oc_in_use, 0);
+		LM_INFO("network: oc out of use (none offered it for %d s): the"
+				" hooks on what is sent do nothing\n",
+				OVC_OC_IDLE_MS / 1000);
+	}
+	ovc_nh_expire(&ovc_net->nh, now);
+}
+
 /* SREV_NET_DATA_IN: a response's top Via is ours; its oc parameters are
- * the feedback of the next hop that sent it. A request whose top Via
- * offers oc puts oc in use (its response is to carry feedback). */
+ * the feedback of the next hop that sent it, taken only when that Via
+ * carries the token ovc put into the request it answers, for the address
+ * the response came from (ovc/octoken.h): a response to no request of
+ * this server, or from another source, changes nothing (and creates no
+ * entry in the next-hop table). A process hooks what it sends once oc is
+ * in use. */
 static int net_in(sr_event_param_t *evp)
 {
 	str *b = (str *)evp->data;
 	struct ovc_oc_via oc;
 	struct ovc_nexthop *h;
 	char key[OVC_NH_KEY_MAX];
+	ovc_time_ns now;
 	int n;
 
 	if(b == NULL || b->s == NULL || evp->rcv == NULL)
@@ -298,39 +363,56 @@ static int net_in(sr_event_param_t *evp)
 	if(atomic_load_explicit(&ovc_net->mode, memory_order_relaxed)
 			== OVC_NET_LOCAL)
 		return 0;
-	if(!is_response(b)) {
-		if(out_hooked)
-			return 0;
-		if(atomic_load_explicit(&ovc_net->oc_in_use, memory_order_relaxed)
-				|| ovc_oc_read_top_via(b->s, (size_t)b->len, &oc) == 1)
-			oc_used();
+	if(!out_hooked)
+		ovc_net_hook_out();
+	if(!is_response(b))
 		return 0;
-	}
-	ovc_net_hook_out();
 	if(ovc_oc_read_top_via(b->s, (size_t)b->len, &oc) != 1 || oc.value < 0)
 		return 0;
 	n = hop_key(evp->rcv->proto, &evp->rcv->src_ip, evp->rcv->src_port, key,
 			sizeof(key));
 	if(n < 0)
 		return 0;
-	h = ovc_nh_get(&ovc_net->nh, key, (size_t)n, 1);
-	if(h != NULL && ovc_nh_feedback(h, &oc, ovc_now_ns()))
+	if(!ovc_oct_verify(&ovc_net->key, &oc, key, (size_t)n)) {
+		atomic_fetch_add_explicit(
+				&ovc_net->unverified, 1, memory_order_relaxed);
+		return 0;
+	}
+	now = ovc_now_ns();
+	h = ovc_nh_get(&ovc_net->nh, key, (size_t)n, 1, now);
+	if(h != NULL && ovc_nh_feedback(h, &oc, now))
 		ovc_count_event(OVC_E_OC_RECEIVED);
 	return 0;
 }
 
+/* The next-hop key of the destination of what is sent, into buf. Returns
+ * its length or -1. */
+static int dst_key(struct dest_info *dst, char *buf, int len)
+{
+	struct ip_addr ip;
+
+	if(dst == NULL)
+		return -1;
+	su2ip_addr(&ip, &dst->to);
+	return hop_key(dst->proto, &ip, su_getport(&dst->to), buf, len);
+}
+
 /* SREV_NET_DATA_OUT (b: a private copy Kamailio sends and frees): the
- * reduction into a response whose client offered oc; the offer into a
- * request once the script uses ovc_dst_admit(). */
+ * reduction into a response whose client offered oc; the offer, with the
+ * token of its branch and destination, into a request while the script
+ * uses ovc_dst_admit(). Nothing while oc is out of use. */
 static int net_out(sr_event_param_t *evp)
 {
 	str *b = (str *)evp->data;
 	struct ovc_oc_via oc;
 	struct ovc_oc_fb fb;
+	char key[OVC_NH_KEY_MAX];
 	size_t size;
 	char *nb;
-	int mode, reply, n;
+	int mode, reply, n, kn = -1;
 
+	if(!atomic_load_explicit(&ovc_net->oc_in_use, memory_order_relaxed))
+		return 0;
 	if(b == NULL || b->s == NULL || b->len <= 0)
 		return 0;
 	mode = atomic_load_explicit(&ovc_net->mode, memory_order_relaxed);
@@ -340,8 +422,12 @@ static int net_out(sr_event_param_t *evp)
 	if(reply) {
 		if(ovc_oc_read_top_via(b->s, (size_t)b->len, &oc) != 1)
 			return 0; /* its client does not speak oc */
-	} else if(!atomic_load_explicit(&ovc_net->offering, memory_order_relaxed)) {
-		return 0;
+	} else {
+		if(!atomic_load_explicit(&ovc_net->offering, memory_order_relaxed))
+			return 0;
+		kn = dst_key(evp->dst, key, sizeof(key));
+		if(kn < 0)
+			return 0; /* no token: no offer */
 	}
 	size = (size_t)b->len + OVC_OC_GROWTH + 1;
 	nb = pkg_malloc(size);
@@ -356,7 +442,8 @@ static int net_out(sr_event_param_t *evp)
 		fb.seq = ovc_nh_packed_seq(w);
 		n = ovc_oc_feedback(b->s, (size_t)b->len, &fb, nb, size - 1);
 	} else {
-		n = ovc_oc_announce(b->s, (size_t)b->len, nb, size - 1);
+		n = ovc_oct_announce(&ovc_net->key, key, (size_t)kn, b->s,
+				(size_t)b->len, nb, size - 1);
 	}
 	if(n <= 0) {
 		pkg_free(nb);
@@ -393,6 +480,36 @@ void ovc_net_publish(void)
 		;
 }
 
+/* A random secret into *k: getrandom(), else /dev/urandom. Returns 0 or
+ * -1. */
+static int secret(struct ovc_oct_key *k)
+{
+	size_t got = 0;
+	ssize_t r;
+	int fd;
+
+	while(got < sizeof(k->k)) {
+		r = getrandom(k->k + got, sizeof(k->k) - got, 0);
+		if(r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	if(got == sizeof(k->k))
+		return 0;
+	fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	if(fd < 0)
+		return -1;
+	got = 0;
+	while(got < sizeof(k->k)) {
+		r = read(fd, k->k + got, sizeof(k->k) - got);
+		if(r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	return got == sizeof(k->k) ? 0 : -1;
+}
+
 int ovc_net_init(void)
 {
 	ovc_net = shm_malloc(sizeof(*ovc_net));
@@ -401,6 +518,10 @@ int ovc_net_init(void)
 		return -1;
 	}
 	memset(ovc_net, 0, sizeof(*ovc_net));
+	if(secret(&ovc_net->key) < 0) {
+		LM_ERR("network: no random bytes for the tokens' secret\n");
+		return -1;
+	}
 	ovc_nh_init(&ovc_net->nh);
 	ovc_ocloop_init(&ovc_net->loop);
 	ovc_dstore(&ovc_net->a, 1.0);

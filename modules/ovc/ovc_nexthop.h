@@ -20,8 +20,14 @@
 
 #include "ovc/nexthop.h"
 #include "ovc/ocloop.h"
+#include "ovc/octoken.h"
 
 #include "ovc_shm.h"
+
+/* oc stays in use this long, ms, after the last request whose client
+ * offered it was admitted and the script's last ovc_dst_admit(); then
+ * the ticker sets it out of use. */
+#define OVC_OC_IDLE_MS 10000
 
 /* The network state, in shared memory. */
 struct ovc_net
@@ -30,11 +36,22 @@ struct ovc_net
 	int hooked;				 /* not local: the hook on what Kamailio
 								receives is registered, the one on what
 								it sends follows oc_in_use */
-	_Atomic int offering;	 /* 1 once the script used ovc_dst_admit():
-								requests sent offer "oc" */
-	_Atomic int oc_in_use;	 /* 1 once a client offered oc or the script
-								offers it: processes install the hook on
-								what Kamailio sends (ovc_net_hook_out()) */
+	_Atomic int offering;	 /* 1 while the script uses ovc_dst_admit()
+								(within OVC_OC_IDLE_MS): requests sent
+								offer "oc" */
+	_Atomic int oc_in_use;	 /* 1 while oc is in use: a request whose
+								top Via offered it was admitted or
+								answered (ovc_net_client()), or the
+								script offers it, within OVC_OC_IDLE_MS;
+								processes install the hook on what
+								Kamailio sends (ovc_net_hook_out()),
+								which does nothing while it is 0 */
+	_Atomic int64_t client_ns; /* last such request (monotonic, ns) */
+	_Atomic int64_t dst_ns;	 /* last ovc_dst_admit() (monotonic, ns) */
+	_Atomic uint64_t unverified; /* responses whose oc was ignored: their
+								top Via had no token of this server's
+								that verified (ovc/octoken.h) */
+	struct ovc_oct_key key;	 /* the tokens' secret (random at start) */
 	_Atomic uint64_t oc;	 /* announced upstream: ovc_nh_pack(oc-seq,
 								reduction percent), one word so that a
 								response carries a pair; 0: none yet */
@@ -74,11 +91,25 @@ int ovc_net_init(void);
  * every message it sends for that hook (a pkg_malloc and a memcpy per
  * datagram, 7 % of a proxy's CPU near its capacity: bench/RESULTS.md), so
  * a proxy whose clients never offer oc and whose script never calls
- * ovc_dst_admit() never pays it. Called where a process receives a
- * message (the hook on what Kamailio receives), by ovc_dst_admit() and
- * each second in the timer process (tm's retransmissions). Other modules'
- * callbacks (sipdump, topos) registered at start run before ovc's. */
+ * ovc_dst_admit() never pays it. Kamailio 5.6 has no way to remove such a
+ * hook: once oc is out of use again, the hook returns at once, and a
+ * process that installed it keeps paying the copy until restart. Called
+ * where a process receives a message (the hook on what Kamailio
+ * receives), by ovc_dst_admit() and each second in the timer process
+ * (tm's retransmissions). Other modules' callbacks (sipdump, topos)
+ * registered at start run before ovc's. */
 void ovc_net_hook_out(void);
+
+/* Request msg was admitted or refused with an answer by ovc_admit() (a
+ * request Kamailio parsed, from a client that can be answered): when its
+ * top Via offers oc, a real client uses it (ovc_net->oc_in_use). Looks at
+ * most one request per process and second once one did. */
+void ovc_net_client(struct sip_msg *msg);
+
+/* Ticker, each second at now: oc out of use once OVC_OC_IDLE_MS passed
+ * without a client offering it or the script calling ovc_dst_admit();
+ * the next hops idle for OVC_NH_IDLE_MS freed. */
+void ovc_net_second(ovc_time_ns now);
 
 /* Frees it (mod_destroy). */
 void ovc_net_destroy(void);

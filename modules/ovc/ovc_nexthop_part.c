@@ -101,6 +101,7 @@ static void net_second_end(
 	struct ovc_net *n = ovc_net;
 
 	ovc_nh_second(&n->nh);
+	ovc_net_second(t->now);
 	row->oc_reduction = ovc_ocloop_exact(&n->loop);
 	row->dst_reduction_max = 100.0 * ovc_nh_max_reduction(&n->nh, ovc_now_ns());
 }
@@ -113,15 +114,19 @@ static void net_stats(rpc_t *rpc, void *ctx, void *th)
 
 	if(rpc->struct_add(th, "{", "network", &h) < 0)
 		return;
-	rpc->struct_add(h, "sdddffddJJf", "mode", ovc_net_mode_name(), "hooked",
-			ovc_net->hooked, "oc_in_use", atomic_load(&ovc_net->oc_in_use),
-			"offering", atomic_load(&ovc_net->offering), "reduction_exact",
+	rpc->struct_add(h, "sdddffddJJfJJ", "mode", ovc_net_mode_name(),
+			"hooked", ovc_net->hooked, "oc_in_use",
+			atomic_load(&ovc_net->oc_in_use), "offering",
+			atomic_load(&ovc_net->offering), "reduction_exact",
 			ovc_dload(&ovc_net->exact), "share_asked", ovc_dload(&ovc_net->a),
 			"announced", (int)ovc_nh_packed_reduction(oc), "engaged",
 			atomic_load(&ovc_net->engaged), "next_hops",
 			(unsigned long long)ovc_nh_count(&ovc_net->nh), "oc_seq",
 			(unsigned long long)ovc_nh_packed_seq(oc), "path_reduction",
-			100.0 * ovc_dload(&ovc_net->path));
+			100.0 * ovc_dload(&ovc_net->path), "next_hops_evicted",
+			(unsigned long long)atomic_load(&ovc_net->nh.evicted),
+			"oc_unverified",
+			(unsigned long long)atomic_load(&ovc_net->unverified));
 }
 
 /* ovc.reset: the next hops' counts. */
