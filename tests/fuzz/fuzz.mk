@@ -27,8 +27,8 @@ SCAN_HDR = include/ovc/sipscan.h include/ovc/types.h
 	check-fuzz check-fuzz-sipscan check-fuzz-oc7339 bench-scan
 FUZZ_CHECK_TIME ?= 20
 FUZZ_OC_CHECK_TIME ?= 10
-OC_SRC = src/oc7339.c
-OC_HDR = include/ovc/oc7339.h include/ovc/types.h $(wildcard src/*.h)
+OC_SRC = src/oc7339.c src/octoken.c
+OC_HDR = include/ovc/oc7339.h include/ovc/octoken.h include/ovc/types.h $(wildcard src/*.h)
 OC_LOG = $(FUZZ_BUILD)/check-fuzz-oc7339.log
 FUZZ_NO_CC = { echo "$(FUZZ_CC) missing: apt-get install -y clang" >&2; \
 	exit 1; }

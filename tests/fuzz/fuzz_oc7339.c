@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ovc - libFuzzer target for RFC 7339's Via parameters (src/oc7339.c).
+ * ovc - libFuzzer target for RFC 7339's Via parameters (src/oc7339.c)
+ * and ovc's token in them (src/octoken.c).
  *
  * Reads the input's top Via, offers and answers overload control in it
  * (each in an exact-size copy, so ASan sees any overread) and checks that
- * what was written reads back, that a small output gets OVC_EFULL with
- * nothing written, and that a rewrite grows the message by at most
- * OVC_OC_GROWTH. Any violated invariant aborts. Built and run by
+ * what was written reads back (the token verifying for its destination
+ * only), that a small output gets OVC_EFULL with nothing written, and
+ * that a rewrite grows the message by at most OVC_OC_GROWTH. Any violated invariant aborts. Built and run by
  * tests/fuzz/fuzz.mk: make check-fuzz (every seed once, then a short
  * exploration), make fuzz-oc7339 (FUZZ_TIME seconds) over RFC 7339's
  * examples (tests/fuzz/seeds-oc7339), tests/fuzz/seeds and RFC 4475.
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "ovc/oc7339.h"
+#include "ovc/octoken.h"
 #include "ovc/types.h"
 
 #define GUARD 0x5a
@@ -49,6 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char out[65536 + OVC_OC_GROWTH], small[64];
 	static const struct ovc_oc_fb fb = {37, 750, UINT64_C(128232161578200)};
+	static const struct ovc_oct_key key = {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+			11, 12, 13, 14, 15, 16}};
 	struct ovc_oc_via oc;
 	char *buf, *w;
 	int r, a;
@@ -103,6 +107,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check(ovc_oc_read_top_via(w, (size_t)a, &oc) == 1);
 		check(oc.value == -1 && oc.algos == OVC_OC_ALGO_LOSS);
 		check(ovc_oc_announce(w, (size_t)a, out, sizeof(out)) == 0);
+		free(w);
+	}
+
+	/* client with its token: it reads back and verifies for its
+	 * destination only */
+	memset(out, GUARD, sizeof(out));
+	a = ovc_oct_announce(&key, "udp:192.0.2.7:5060", 18, buf, size, out,
+			sizeof(out));
+	check_rewrite(a, size, out, sizeof(out));
+	if(a > 0) {
+		w = malloc((size_t)a);
+		check(w != NULL);
+		memcpy(w, out, (size_t)a);
+		check(ovc_oc_read_top_via(w, (size_t)a, &oc) == 1);
+		check(oc.has_token == 1);
+		check(ovc_oct_verify(&key, &oc, "udp:192.0.2.7:5060", 18) == 1);
+		check(ovc_oct_verify(&key, &oc, "udp:192.0.2.7:5061", 18) == 0);
 		free(w);
 	}
 	free(buf);
