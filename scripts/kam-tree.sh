@@ -32,8 +32,7 @@
 #    kamailio, and that kamailio -c loads the module (configs/ovc-proxy.cfg
 #    for make, a proxy of tm, sl and ovc_admit() for cmake; Kamailio
 #    refuses a module built for another version or with other flags),
-#    and, for make, once more with a module built without the kernel
-#    stage.
+#    and once more with a module built without the kernel stage.
 # Afterwards, build/ktree/inst-make-VERSION/sbin/kamailio with OVC_MOD= the
 # built ovc.so runs the integration tests against that Kamailio:
 #   i=$PWD/build/ktree/inst-make-6.1.4
@@ -323,6 +322,14 @@ build_cmake() {
 	fi
 	small_cfg >"$work/small.cfg"
 	check_load "$b/src/kamailio" "$so" "$mp" cmake "$work/small.cfg"
+	# and without the kernel stage
+	cmake -S "$tree" -B "$b" -DOVC_KSTAGE=no >>"$work/cmake-cfg.log" 2>&1 &&
+		cmake --build "$b" --target ovc >"$work/cmake-nokstage.log" 2>&1 ||
+		die "cmake -DOVC_KSTAGE=no failed: $(grep -m5 -E 'error|Error' "$work/cmake-nokstage.log")"
+	grep -q 'OVC_KSTAGE=no' "$mp/ovc/ovc_kstage_prog.h" ||
+		die "cmake -DOVC_KSTAGE=no: the kernel stage was built in"
+	check_load "$b/src/kamailio" "$so" "$mp" "cmake -DOVC_KSTAGE=no" \
+		"$work/small.cfg"
 }
 
 case "$what" in
