@@ -49,7 +49,7 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubun
 .PHONY: all lib module deps check check-unit check-asan check-integration bench-soak \
 	check-cfg-examples check-tree \
 	check-all check-docs check-scripts docs demo bench clean format install \
-	uninstall deb check-k60 check-k60-all check-k60-build \
+	uninstall deb check-k60 check-k60-all check-k60-build check-ds64 \
 	print-version
 
 all: lib module
@@ -158,9 +158,12 @@ check-integration: all
 
 # Kamailio 6.0 (Debian 13's package) in a trixie root made with mmdebstrap
 # (tests/versions/debroot.sh, cached in /var/cache/ovc/trixie): the module
-# built against it and loaded (check-k60-build), then t_bad_modparam and
-# t_overload in the root (check-k60), or every integration test
-# (check-k60-all)
+# built against it and loaded (check-k60-build), then t_bad_modparam,
+# t_overload and t_ds64 (stock 6.0 dispatcher-64 edge in front of an ovc
+# core) in the root (check-k60), or t_ds64 alone (check-ds64), or every
+# integration test (check-k60-all)
+check-ds64:
+	./tests/versions/debroot.sh trixie t_ds64.sh
 check-k60:
 	./tests/versions/debroot.sh trixie quick
 check-k60-all:

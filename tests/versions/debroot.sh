@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# debroot.sh SUITE [quick | all | build | t_NAME.sh...]: builds and tests
+# debroot.sh SUITE [quick | all | build | t_NAME.sh... | exec CMD...]:
+# builds and tests
 # ovc against the Kamailio package of another Debian suite (trixie: 6.0)
 # on this Debian machine, in a root (chroot) of that suite made with
 # mmdebstrap. make check-k60 and check-k60-all run it for trixie.
@@ -17,13 +18,20 @@
 #     strings against `kamailio -V` (check-abi.sh). A tree already built
 #     there, unchanged since, is not built again.
 #  3. kamailio -c with the proxy configuration loads the module (the
-#     server's load-time ABI check).
+#     server's load-time ABI check), and passes every configuration
+#     example of the docs (scripts/check-cfg-examples.sh, with the
+#     blocks marked cfg-6.0 that the host's older Kamailio skips).
 #  4. Integration tests, inside the root (chroot with /proc, /sys with the
 #     host's cgroup hierarchies, /dev and a fresh /run mounted; unmounted
 #     on any exit), under the machine-wide load lock taken here: quick
-#     (default) runs t_bad_modparam (start-up, every modparam's setter)
-#     and t_overload (the overload test); all runs every t_*.sh; or the
-#     named ones; build stops after step 3.
+#     (default) runs t_bad_modparam (start-up, every modparam's setter),
+#     t_overload (the overload test) and t_ds64 (Kamailio 6.0's own RFC
+#     7339 client, dispatcher's algorithm 64, in front of an ovc core);
+#     all runs every t_*.sh; or the
+#     named ones; build stops after step 3; exec runs CMD (a path in the
+#     checkout, e.g. bench/ds64-campaign.sh; the environment of the root
+#     is empty: pass variables with env) in /ovc under the lock, and what
+#     it writes under /ovc stays in the root until the next run.
 # Prints how long each step took; exits non-zero on any failure. Needs
 # root. Logs of failed tests stay in the root's /tmp.
 set -euo pipefail
@@ -34,7 +42,7 @@ say() { echo "debroot: $*"; }
 
 suite=${1:-}
 [[ $suite =~ ^[a-z]+$ ]] ||
-	die "usage: debroot.sh SUITE [quick | all | build | t_NAME.sh...]"
+	die "usage: debroot.sh SUITE [quick | all | build | t_NAME.sh... | exec CMD...]"
 shift
 root=${DEBROOT_DIR:-/var/cache/ovc/$suite}
 mirror=${DEBROOT_MIRROR:-http://deb.debian.org/debian}
@@ -56,8 +64,13 @@ fi
 [ "$(id -u)" = 0 ] || die "must run as root (mmdebstrap, chroot, mounts)"
 mode=${1:-quick}
 case "$mode" in
-quick) tests=(t_bad_modparam.sh t_overload.sh) ;;
+quick) tests=(t_bad_modparam.sh t_overload.sh t_ds64.sh) ;;
 all | build) tests=() ;;
+exec)
+	shift
+	[ $# -gt 0 ] || die "exec: no command"
+	cmd=("$@") tests=()
+	;;
 *) tests=("$@") mode=tests ;;
 esac
 for i in "${!tests[@]}"; do
@@ -186,6 +199,13 @@ in_root bash -c 'cd /ovc && kamailio -c -f configs/ovc-proxy.cfg \
 	die "kamailio -c with ovc.so failed"
 }
 took "kamailio -c loads ovc.so into $kver"
+# every configuration example of the docs, those marked cfg-6.0 too
+in_root bash -c 'cd /ovc && scripts/check-cfg-examples.sh 2>&1' \
+	>"$root/tmp/debroot-cfg.log" || {
+	cat "$root/tmp/debroot-cfg.log"
+	die "kamailio $kver refuses configuration examples of the docs"
+}
+took "$(tail -n 1 "$root/tmp/debroot-cfg.log")"
 if [ "$mode" = build ]; then
 	say "$kver: built and loaded in $(($(date +%s) - t0)) s"
 	exit 0
@@ -196,10 +216,16 @@ fi
 . "$top/scripts/load-lock.sh"
 took "load lock taken"
 rc=0
-in_root env OVC_LOAD_LOCKED=1 \
-	bash -c 'cd /ovc && exec ./tests/integration/run.sh "$@"' \
-	run "${tests[@]}" || rc=$?
-took "integration tests"
+if [ "$mode" = exec ]; then
+	in_root env OVC_LOAD_LOCKED=1 bash -c 'cd /ovc && exec "$@"' \
+		run "${cmd[@]}" || rc=$?
+	took "${cmd[*]}"
+else
+	in_root env OVC_LOAD_LOCKED=1 \
+		bash -c 'cd /ovc && exec ./tests/integration/run.sh "$@"' \
+		run "${tests[@]}" || rc=$?
+	took "integration tests"
+fi
 say "$kver: $mode $([ "$rc" = 0 ] && echo passed || echo FAILED)" \
 	"in $(($(date +%s) - t0)) s"
 exit "$rc"
