@@ -44,6 +44,7 @@ if [ "${1:-}" = root ]; then
 		EDGES="${EDGES:-ds64 ovc local}" \
 		BENCH_QUOTA_US="${BENCH_QUOTA_US:-5000}" \
 		EDGE_CHILDREN="${EDGE_CHILDREN:-2}" OUT=/ovc/bench/results/ds64 \
+		GIT="$(cd "$top" && git rev-parse --short HEAD)" \
 		bench/ds64-campaign.sh
 	mkdir -p "$OUT"
 	cp -r "$root/ovc/bench/results/ds64/." "$OUT/"
@@ -80,7 +81,8 @@ log "core capacity $CAP calls/s at $QUOTA_US/100000 us (Kamailio $kver)"
 
 runs=$OUT/runs.csv
 [ -s "$runs" ] || echo "time,kamailio,git,edge,mult,cap,rate,dur,core_rx_r,timely_r,good_r,announced,edge_503,core_rej,calls,ok200,failed" >"$runs"
-git=$(cd "$top" && git rev-parse --short HEAD 2>/dev/null || echo -)
+# the checkout's commit (the root's copy has no .git: root mode passes it)
+git=${GIT:-$(cd "$top" && git rev-parse --short HEAD 2>/dev/null || echo -)}
 
 # run EDGE MULT: one run; appends its row
 run() {

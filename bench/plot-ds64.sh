@@ -40,13 +40,16 @@ done
 	echo "set ylabel 'core received / capacity'"
 	echo "set title 'Initial INVITEs the core receives (edge in front of an ovc core)'"
 	printf "plot 1.25 dt 3 lc 'black' title 'target 1.25'"
+	n=0
 	for e in $edges; do
-		printf ", '%s' using 1:2 with linespoints lw 2 title '%s'" "$tmp/$e.dat" "$e"
+		n=$((n + 1))
+		printf ", '%s' using 1:2 with linespoints lw 2 lc %d title '%s'" \
+			"$tmp/$e.dat" "$n" "$e"
 	done
 	echo
 	echo "set key bottom left"
 	echo "set ylabel 'goodput / capacity'"
-	echo "set yrange [0:1.2]"
+	echo "set yrange [0:1.5]"
 	echo "set title 'Timely goodput (solid, INVITE->200 < 500 ms) and goodput (dashed)'"
 	printf "plot 0.9 dt 3 lc 'black' title 'target 0.9'"
 	n=0
