@@ -179,12 +179,15 @@ static enum ovc_fair_verdict fair_judge(
 			ovc_fair_call(st->secret, r->buf, r->sc), r->buf, r->sc);
 }
 
-/* Is an INVITE of fair verdict fv that waited age_ns (past the age
- * limit) spared it? Only from a source under the level, and only while
- * a setup can still be timely (OVC_FAIR_SPARE_NS). */
-static int fair_spared(enum ovc_fair_verdict fv, int64_t age_ns)
+/* Is an INVITE r that waited age_ns (past the age limit) spared it? Only
+ * from a source under the fair share's level, and only while a setup can
+ * still be timely (OVC_FAIR_SPARE_NS). */
+static int fair_spared(const struct ovc_adm_state *st,
+		const struct ovc_adm_req *r, int64_t age_ns)
 {
-	return fv == OVC_FAIR_UNDER && age_ns >= 0 && age_ns < OVC_FAIR_SPARE_NS;
+	return st->fair != NULL && r->fair_src != 0 && ovc_adm_new_invite(r)
+		   && age_ns >= 0 && age_ns < OVC_FAIR_SPARE_NS
+		   && ovc_fair_under(st->fair, r->fair_src);
 }
 
 /* The acceptor a request of fair verdict fv meets in front of acceptor
@@ -245,7 +248,6 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 {
 	int ack_cancel = r->m == OVC_M_ACK || r->m == OVC_M_CANCEL;
 	int initial = r->c == OVC_CLASS_INVITE && !ack_cancel;
-	enum ovc_fair_verdict fv;
 	int ctl, aged, late = 0, age_on;
 	int64_t call_age;
 	int64_t age = -1;
@@ -277,15 +279,14 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 		v->key = ovc_sip_request_key(st->secret, r->buf, r->sc, r->src);
 	if(remembered(st, cfg, r, v))
 		return;
-	/* the heaviest sources first (ovc/fair.h): one under the fair share's
-	 * level keeps its calls, even those that waited in a receive queue the
-	 * flood of others filled (the age limit refuses the others') */
-	fv = ctl ? fair_judge(st, r) : OVC_FAIR_PASS;
 	/* below capacity a wait is a burst the proxy absorbs, not a loss:
 	 * every algorithm, pi included, applies the age limit only while the
 	 * overload is evident (a wait past T1/2 makes it so, ovc_onset.h) */
+	/* the heaviest sources first (ovc/fair.h): one under the fair share's
+	 * level keeps its calls, even those that waited in a receive queue the
+	 * flood of others filled (the age limit refuses the others') */
 	aged = age_on && cfg->overloaded && ovc_rxq_too_old(age, cfg->max_age_ms)
-		   && !fair_spared(fv, age);
+		   && !(ctl && fair_spared(st, r, age));
 	/* a call whose first INVITE was dropped unseen (by the kernel stage,
 	 * or by a full receive buffer) comes back on a retransmission T1 or
 	 * more later: its caller has waited that long, admitting it now
@@ -293,7 +294,7 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 	if(!aged && age_on && cfg->overloaded && src->call_age_ns != NULL) {
 		call_age = src->call_age_ns(src->ctx);
 		late = ovc_rxq_too_old(call_age, cfg->max_age_ms)
-			   && !fair_spared(fv, call_age);
+			   && !(ctl && fair_spared(st, r, call_age));
 	}
 	if(aged || late) {
 		/* waited past max_age_ms before anyone could look at it: the
@@ -312,7 +313,9 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 		verdict(v, OVC_ADM_ADMIT, 0);
 		return;
 	}
-	accept_or_refuse(st, cfg, src, r, fv, v);
+	/* counted and cut where the acceptor is met: its fraction is of
+	 * what reaches it */
+	accept_or_refuse(st, cfg, src, r, fair_judge(st, r), v);
 }
 
 void ovc_adm_queueing(const struct ovc_adm_state *st,

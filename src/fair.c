@@ -42,6 +42,15 @@ enum ovc_fair_verdict ovc_fair_judge(struct ovc_fair *fr, uint64_t src,
 	return OVC_FAIR_CUT;
 }
 
+int ovc_fair_under(const struct ovc_fair *fr, uint64_t src)
+{
+	uint32_t copy = atomic_load_explicit(&fr->copy, memory_order_relaxed);
+	uint32_t level = atomic_load_explicit(&fr->level, memory_order_relaxed);
+
+	return level != OVC_FAIR_ALL
+		   && ovc_fair_rate(&fr->sk, ovc_fair_prev(copy), src) <= level;
+}
+
 void ovc_fair_rotate(struct ovc_fair *fr)
 {
 	uint32_t next = (atomic_load(&fr->copy) + 1) % OVC_FAIR_COPIES;

@@ -92,6 +92,10 @@ void ovc_fair_init(struct ovc_fair *fr);
 enum ovc_fair_verdict ovc_fair_judge(struct ovc_fair *fr, uint64_t src,
 		uint64_t call, const char *buf, const struct ovc_sip_scan *sc);
 
+/* Is source src at or under the level now (a level set, and its rate
+ * m_s <= L)? 1 or 0. Reads only (counts nothing). */
+int ovc_fair_under(const struct ovc_fair *fr, uint64_t src);
+
 /* The epoch ends (once a second, one process): the copy that counted
  * answers from now on, the next one (cleared first) counts. */
 void ovc_fair_rotate(struct ovc_fair *fr);
