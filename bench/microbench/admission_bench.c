@@ -11,7 +11,15 @@
  * memory probe, acceptor, memory store). Best of several rounds, one
  * thread: what shared counters cost across processes is not in it.
  *
- * Usage: admission_bench [calls per round] (default 1000000)
+ * The fair share (ovc/fair.h) is on as in the module: each request's
+ * source key is hashed from its address (8 sources) and every new call's
+ * INVITE is counted in the sketch and judged; "off" leaves it out (the
+ * sequence as before it), "cut" runs it with a level that cuts the
+ * sources (every INVITE then also takes the rate and pass decision, and
+ * most are refused).
+ *
+ * Usage: admission_bench [calls per round] [on|off|cut] (default 1000000
+ * on)
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -82,9 +90,11 @@ static double stamp_ns(long iters)
 	return best;
 }
 
-/* The fast path's work on one request: scan, then the sequence. */
+/* The fast path's work on one request: scan, then the sequence (src_ip:
+ * its source address; hashed when the fair share is on). */
 static unsigned one(const struct ovc_adm_state *st, struct ovc_adm_cfg *cfg,
-		const struct ovc_adm_sources *src, const char *buf, size_t len)
+		const struct ovc_adm_sources *src, const char *buf, size_t len,
+		uint32_t src_ip)
 {
 	struct ovc_sip_scan sc;
 	struct ovc_adm_verdict v;
@@ -102,6 +112,7 @@ static unsigned one(const struct ovc_adm_state *st, struct ovc_adm_cfg *cfg,
 	r.ruri = buf + sc.ruri.off;
 	r.ruri_len = sc.ruri.len;
 	r.src = 1;
+	r.fair_src = st->fair != NULL ? ovc_fair_key(&src_ip, sizeof(src_ip)) : 0;
 	ovc_adm_decide(st, cfg, src, &r, &v);
 	return (unsigned)v.act;
 }
@@ -117,12 +128,14 @@ int main(int argc, char **argv)
 	struct ovc_adm_cfg cfg;
 	struct ovc_adm_sources src = {NULL, no_age, NULL, NULL, NULL};
 	long iters = argc > 1 ? atol(argv[1]) : 1000000;
+	const char *fair = argc > 2 ? argv[2] : "on";
+	struct ovc_fair *fr = malloc(sizeof(*fr));
 	double t0, ns, best[3] = {1e30, 1e30, 1e30}, stamp;
 	volatile unsigned sink = 0;
 	int k, i, round;
 	long it;
 
-	if(mem == NULL)
+	if(mem == NULL || fr == NULL)
 		return 1;
 	for(k = 0; k < 3; k++)
 		for(i = 0; i < NCALL; i++)
@@ -135,15 +148,27 @@ int main(int argc, char **argv)
 	st.acc_arrival = &acc_arrival;
 	st.emerg = NULL;
 	st.secret = 0x0123456789abcdefULL;
+	ovc_fair_init(fr);
+	st.fair = strcmp(fair, "off") == 0 ? NULL : fr;
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.t = ovc_alg_traits(OVC_ALG_OCC);
 	cfg.max_age_ms = 100;
 	cfg.overloaded = 1; /* the age check too */
 	for(k = 0; k < 3; k++) {
-		if(one(&st, &cfg, &src, msg[k][0], len[k][0]) != OVC_ADM_ADMIT) {
+		if(one(&st, &cfg, &src, msg[k][0], len[k][0], 0x7f000001)
+				!= OVC_ADM_ADMIT) {
 			fprintf(stderr, "%s of the corpus is not admitted\n", meth[k]);
 			return 1;
 		}
+	}
+	if(strcmp(fair, "cut") == 0) {
+		/* every source at 1000 a second last epoch, the level at 100 */
+		for(i = 0; i < 8 * 1000; i++)
+			ovc_fair_count(&fr->sk, 0,
+					ovc_fair_key(&(uint32_t){0x7f000001u + (uint32_t)(i & 7)},
+							4));
+		ovc_fair_rotate(fr);
+		atomic_store(&fr->level, 100);
 	}
 	for(round = 0; round < ROUNDS; round++) {
 		for(k = 0; k < 3; k++) {
@@ -152,7 +177,8 @@ int main(int argc, char **argv)
 				i = (int)(it & (NCALL - 1));
 				if(i == 0)
 					cfg.now_s += OVC_ADM_MEMORY_S + 1; /* all new calls */
-				sink += one(&st, &cfg, &src, msg[k][i], len[k][i]);
+				sink += one(&st, &cfg, &src, msg[k][i], len[k][i],
+						0x7f000001u + (uint32_t)(i & 7));
 			}
 			ns = (now_ns() - t0) / (double)iters;
 			if(ns < best[k])
@@ -160,12 +186,15 @@ int main(int argc, char **argv)
 		}
 	}
 	stamp = stamp_ns(iters);
-	printf("per request, ns (scan + admission sequence, occ, f = 1):\n");
+	printf("per request, ns (scan + admission sequence, occ, f = 1, fair"
+		   " share %s):\n",
+			fair);
 	for(k = 0; k < 3; k++)
 		printf("  %-6s %7.1f  (%zu bytes)\n", meth[k], best[k], len[k][0]);
 	printf("receive-timestamp ioctl per initial INVITE, ns: %.1f\n", stamp);
 	printf("per call (INVITE + ACK + BYE + ioctl), ns: %.1f\n",
 			best[0] + best[1] + best[2] + (stamp > 0 ? stamp : 0));
 	free(mem);
+	free(fr);
 	return sink == 0xffffffffu;
 }
