@@ -46,7 +46,7 @@ UNIT = $(BUILD)/tests/unit_tests
 UNIT_SAN = $(BUILD)/tests/unit_tests_san
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
-.PHONY: all lib module deps check check-unit check-asan check-integration bench-soak \
+.PHONY: all lib module deps deps-build check check-unit check-asan check-integration bench-soak \
 	check-cfg-examples check-tree \
 	check-all check-docs check-scripts docs demo bench clean format install \
 	uninstall deb check-k60 check-k60-all check-k60-build check-ds64 \
@@ -56,6 +56,9 @@ all: lib module
 
 deps:
 	@./scripts/deps.sh
+# a production host: only what building and installing the module needs
+deps-build:
+	@./scripts/deps.sh build
 
 lib: $(LIB)
 module: $(MOD)

@@ -4,6 +4,15 @@
 # /etc/os-release names: packages and the Kamailio source headers matching
 # the installed kamailio binary (bookworm: 5.6, trixie: 6.0). Idempotent:
 # a second run changes nothing and says so. Fails loudly with the reason.
+#
+#   scripts/deps.sh [build | test | all]
+#
+# build: only what building the module needs (a production host: make,
+#        make install; the list a source package would name as its
+#        Build-Depends); test: that and what the integration tests need
+#        to run (SIPp, Kamailio's extra modules, iproute2); all (default,
+#        make deps): that and the unit, fuzz, sanitizer, valgrind, bench
+#        and packaging tools.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,10 +31,25 @@ trixie) clang_ver=19 ;;
 *) die "ovc supports Debian bookworm and trixie; $osr names '${suite:-no suite}'" ;;
 esac
 
-pkgs=(kamailio kamailio-extra-modules kamailio-utils-modules sip-tester
-	check libcap-dev libjansson-dev pkg-config gcc make iproute2 procps
-	gnuplot-nox xz-utils dpkg-dev binutils clang "libclang-rt-$clang_ver-dev"
-	valgrind lintian linux-libc-dev curl jq linux-perf)
+profile=${1:-all}
+# building the module: the server (its -V and -I give the defines and the
+# module path), a C compiler, clang for the kernel stage's socket filter,
+# the kernel's headers, and xz for the Kamailio source headers
+build_pkgs=(kamailio pkg-config gcc make binutils xz-utils clang
+	linux-libc-dev)
+# running the integration tests
+test_pkgs=(kamailio-extra-modules kamailio-utils-modules sip-tester
+	iproute2 procps)
+# unit tests, fuzzing and sanitizers, valgrind, the bench and its plots,
+# the Debian package
+all_pkgs=(check libcap-dev libjansson-dev gnuplot-nox dpkg-dev
+	"libclang-rt-$clang_ver-dev" valgrind lintian curl jq linux-perf)
+case "$profile" in
+build) pkgs=("${build_pkgs[@]}") ;;
+test) pkgs=("${build_pkgs[@]}" "${test_pkgs[@]}") ;;
+all) pkgs=("${build_pkgs[@]}" "${test_pkgs[@]}" "${all_pkgs[@]}") ;;
+*) die "usage: deps.sh [build | test | all] (got '$profile')" ;;
+esac
 # clang also builds the kernel stage's socket filter (clang -target bpf,
 # linux/bpf.h from linux-libc-dev); no libbpf or bpftool: the module
 # loads it through bpf() itself. libclang-rt-N-dev: the sanitizer and
@@ -134,5 +158,5 @@ fi
 ln -sfn "kamailio-$upver" "$cache/kamailio"
 
 if [ "$changed" = 0 ]; then
-	say "nothing to do: all packages and kamailio $upver headers present"
+	say "nothing to do: the $profile packages and kamailio $upver headers present"
 fi
