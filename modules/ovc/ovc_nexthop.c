@@ -311,7 +311,10 @@ void ovc_net_client(struct sip_msg *msg)
 					   == OVC_NET_LOCAL)
 		return;
 	t = get_ticks_raw();
-	if(client_marked != 0 && t - client_marked < S_TO_TICKS(1)
+	/* in use, and this process marked it within the last second (for a
+	 * client, or for the script's ovc_dst_admit()): nothing to learn */
+	if(((client_marked != 0 && t - client_marked < S_TO_TICKS(1))
+			   || (dst_marked != 0 && t - dst_marked < S_TO_TICKS(1)))
 			&& atomic_load_explicit(&ovc_net->oc_in_use, memory_order_relaxed))
 		return;
 	if(ovc_oc_read_top_via(msg->buf, msg->len, NULL) != 1)

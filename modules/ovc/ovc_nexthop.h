@@ -103,7 +103,8 @@ void ovc_net_hook_out(void);
 /* Request msg was admitted or refused with an answer by ovc_admit() (a
  * request Kamailio parsed, from a client that can be answered): when its
  * top Via offers oc, a real client uses it (ovc_net->oc_in_use). Looks at
- * most one request per process and second once one did. */
+ * no request for a second in a process that marked oc in use (for a
+ * client or for ovc_dst_admit()) within the last one. */
 void ovc_net_client(struct sip_msg *msg);
 
 /* Ticker, each second at now: oc out of use once OVC_OC_IDLE_MS passed
