@@ -170,8 +170,14 @@ if [ "$fresh" = 1 ]; then
 	tree | tar -C "$root/ovc" -xf -
 	took "checkout copied to $root/ovc"
 fi
-in_root bash -c 'cd /ovc && ./scripts/deps.sh' ||
-	die "deps.sh in the $suite root failed"
+# the quick run and the build need what building and the integration
+# tests need (deps.sh test); every other run everything (deps.sh all)
+case "$mode" in
+quick | build) profile=test ;;
+*) profile=all ;;
+esac
+in_root bash -c "cd /ovc && ./scripts/deps.sh $profile" ||
+	die "deps.sh $profile in the $suite root failed"
 took "deps in the root"
 kver=$(in_root kamailio -V | sed -n 's/^version: *\(.*[^ ]\) *$/\1/p')
 if [ "$fresh" = 1 ]; then
