@@ -305,25 +305,32 @@ int ovc_queue_rejects_at_dequeue(void)
 	return ovc_traits_now()->paces_queue;
 }
 
-void ovc_queue_destroy(void (*answer)(struct ovc_qitem *it))
+void ovc_queue_destroy(int (*answer)(struct ovc_qitem *it))
 {
 	struct ovc_qitem *it;
-	unsigned n = 0;
+	unsigned n = 0, lost = 0;
 
 	if(ovc_q == NULL)
 		return;
 	atomic_store(&ovc_q->stopping, 1);
 	if(ovc_q->fifo) {
 		while((it = ovc_queue_pop(ovc_now_ns())) != NULL) {
-			if(answer)
-				answer(it);
+			if(answer && answer(it))
+				n++;
+			else
+				lost++;
 			ovc_queue_free(it);
-			n++;
 		}
 		ovc_fifo_destroy(ovc_q->fifo);
 	}
 	if(n > 0)
 		LM_NOTICE("answered %u INVITEs left in the queue at shutdown\n", n);
+	if(lost > 0)
+		LM_NOTICE("%u INVITEs left in the queue at shutdown could not be"
+				  " answered (TCP, a non-UDP top Via or a failed send: no"
+				  " reply without the script; their senders time out),"
+				  " counted dropped\n",
+				lost);
 	lock_destroy(&ovc_q->lock);
 	shm_free(ovc_q);
 	ovc_q = NULL;

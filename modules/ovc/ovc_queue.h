@@ -144,8 +144,10 @@ int64_t ovc_queue_interval(void);
 int ovc_queue_rejects_at_dequeue(void);
 
 /* Shutdown, main process, after the workers are gone: every item still
- * queued is handed to answer() (the reject reply) and freed; the queue's
- * shared memory is released. */
-void ovc_queue_destroy(void (*answer)(struct ovc_qitem *it));
+ * queued is handed to answer() (the reject reply; it returns 1 when a
+ * reply went out, 0 when none could) and freed, and the log says how many
+ * were answered and how many not; the queue's shared memory is
+ * released. */
+void ovc_queue_destroy(int (*answer)(struct ovc_qitem *it));
 
 #endif

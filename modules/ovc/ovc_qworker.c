@@ -58,8 +58,9 @@ static void request_uri(const char *buf, int len, const char **uri,
 /* Answers it (verdict v, a reject) with the reject reply: from its bytes,
  * else (not UDP, not understood) through the script path and sl, when
  * may_run. Counts it dequeued + rejected (or dropped when no reply could
- * be sent) and remembers the rejection for its retransmissions. */
-static void reject_item(const struct ovc_adm_cfg *cfg, struct ovc_qitem *it,
+ * be sent) and remembers the rejection for its retransmissions. Returns 0
+ * sent from its bytes, 1 handed to the script path, -1 not answered. */
+static int reject_item(const struct ovc_adm_cfg *cfg, struct ovc_qitem *it,
 		const struct ovc_adm_verdict *v, int may_run)
 {
 	int rc = ovc_reply_raw(
@@ -71,10 +72,11 @@ static void reject_item(const struct ovc_adm_cfg *cfg, struct ovc_qitem *it,
 							: rc > 0 ? OVC_REPLY_DEFERRED
 									 : OVC_REPLY_FAILED);
 	if(rc < 0)
-		return;
+		return -1;
 	ovc_adm_replied(ovc_admit_state(), cfg, v);
 	if(rc > 0)
 		ovc_admit_run_decided(it, v);
+	return rc;
 }
 
 /* One dequeued INVITE, taken at now: the admission sequence's decision at
@@ -110,7 +112,10 @@ static void handle(struct ovc_qitem *it, ovc_time_ns now)
 	ovc_admit_run_decided(it, &v);
 }
 
-void ovc_qworker_answer_at_stop(struct ovc_qitem *it)
+/* The reject reply to a queued INVITE at stop; may_run: a worker, which
+ * can hand what the raw builder cannot answer (TCP, a non-UDP top Via) to
+ * the script path and sl. Returns reject_item()'s result. */
+static int answer_at_stop(struct ovc_qitem *it, int may_run)
 {
 	struct ovc_adm_verdict v;
 	struct ovc_adm_cfg cfg;
@@ -121,7 +126,12 @@ void ovc_qworker_answer_at_stop(struct ovc_qitem *it)
 	v.c = OVC_CLASS_INVITE;
 	v.key = it->key;
 	ovc_admit_settings(&cfg);
-	reject_item(&cfg, it, &v, 0);
+	return reject_item(&cfg, it, &v, may_run);
+}
+
+int ovc_qworker_answer_at_stop(struct ovc_qitem *it)
+{
+	return answer_at_stop(it, 0) == 0;
 }
 
 /* Should the worker stop: signalled, or the shutdown begun without it (a
@@ -165,7 +175,8 @@ void ovc_qworker_run(int idx)
 {
 	struct sigaction sa;
 	struct ovc_qitem *it;
-	unsigned n = 0;
+	unsigned n = 0, sl = 0, lost = 0;
+	int rc;
 
 	memset(&sa, 0, sizeof(sa));
 	/* SA_RESTART: the modules this worker runs request_route through (tm,
@@ -200,12 +211,26 @@ void ovc_qworker_run(int idx)
 	 * still queued is answered, not lost */
 	atomic_store(&ovc_q->stopping, 1);
 	while((it = ovc_queue_pop(ovc_now_ns())) != NULL) {
-		ovc_qworker_answer_at_stop(it);
+		rc = answer_at_stop(it, 1);
 		ovc_queue_free(it);
-		n++;
+		if(rc == 0)
+			n++;
+		else if(rc > 0)
+			sl++;
+		else
+			lost++;
 	}
 	if(n > 0)
 		LM_NOTICE("queue worker %d answered %u queued INVITEs at stop\n", idx,
 				n);
+	if(sl > 0)
+		LM_NOTICE("queue worker %d handed %u queued INVITEs to the script at"
+				  " stop, to be answered through sl (TCP or a non-UDP top"
+				  " Via: no reply from their bytes)\n",
+				idx, sl);
+	if(lost > 0)
+		LM_NOTICE("queue worker %d could not answer %u queued INVITEs at"
+				  " stop (no reply could be sent), counted dropped\n",
+				idx, lost);
 	exit(0);
 }

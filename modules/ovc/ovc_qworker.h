@@ -26,7 +26,8 @@ void ovc_qworker_run(int idx);
 
 /* Shutdown in the main process: answers a queued INVITE with the reject
  * reply built from its bytes (counted rejected), or counts it dropped when
- * no reply can be built there. */
-void ovc_qworker_answer_at_stop(struct ovc_qitem *it);
+ * no reply can be built there (TCP, a non-UDP top Via). Returns 1 when the
+ * reply was sent, 0 when not. */
+int ovc_qworker_answer_at_stop(struct ovc_qitem *it);
 
 #endif
