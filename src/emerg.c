@@ -11,17 +11,6 @@
 #include "ovc/errmsg.h"
 #include "ovc/types.h"
 
-/* a and b (n bytes each) equal, ignoring letter case. */
-static int ieq(const char *a, const char *b, size_t n)
-{
-	size_t i;
-
-	for(i = 0; i < n; i++)
-		if(ovc_lower((unsigned char)a[i]) != ovc_lower((unsigned char)b[i]))
-			return 0;
-	return 1;
-}
-
 int ovc_emerg_parse(struct ovc_emerg *e, const char *spec, int priority,
 		char *err, size_t errlen)
 {
@@ -112,11 +101,11 @@ static int uri_parts(const char *uri, size_t len, const char **user,
 
 	*ulen = *hlen = 0;
 	*user = *host = uri;
-	if(len >= 4 && ieq(uri, "sip:", 4))
+	if(len >= 4 && ovc_ieq(uri, "sip:", 4))
 		s = 4;
-	else if(len >= 5 && ieq(uri, "sips:", 5))
+	else if(len >= 5 && ovc_ieq(uri, "sips:", 5))
 		s = 5;
-	else if(len >= 4 && ieq(uri, "tel:", 4)) {
+	else if(len >= 4 && ovc_ieq(uri, "tel:", 4)) {
 		for(i = 4; i < len && uri[i] != ';' && uri[i] != '?'; i++)
 			;
 		*user = uri + 4;
@@ -169,15 +158,15 @@ int ovc_emerg_match_uri(const struct ovc_emerg *e, const char *uri,
 		tl = e->tok[i].len;
 		switch(e->tok[i].kind) {
 			case OVC_EMERG_USER:
-				if(parts == 0 && ulen == tl && ieq(user, e->tok[i].s, tl))
+				if(parts == 0 && ulen == tl && ovc_ieq(user, e->tok[i].s, tl))
 					return 1;
 				break;
 			case OVC_EMERG_HOST:
-				if(parts == 0 && hlen == tl && ieq(host, e->tok[i].s, tl))
+				if(parts == 0 && hlen == tl && ovc_ieq(host, e->tok[i].s, tl))
 					return 1;
 				break;
 			case OVC_EMERG_URI:
-				if(len >= tl && ieq(uri, e->tok[i].s, tl)
+				if(len >= tl && ovc_ieq(uri, e->tok[i].s, tl)
 						&& (len == tl || uri[tl] == '.' || uri[tl] == ';'
 								|| uri[tl] == '?'))
 					return 1;
@@ -207,7 +196,7 @@ int ovc_emerg_priority_raw(const char *buf, size_t len)
 			le--;
 		if(le == ls)
 			return 0; /* end of headers */
-		if(le - ls < 9 || !ieq(buf + ls, "priority", 8))
+		if(le - ls < 9 || !ovc_ieq(buf + ls, "priority", 8))
 			continue;
 		v = ls + 8;
 		while(v < le && (buf[v] == ' ' || buf[v] == '\t'))
@@ -220,7 +209,7 @@ int ovc_emerg_priority_raw(const char *buf, size_t len)
 		ve = le;
 		while(ve > v && (buf[ve - 1] == ' ' || buf[ve - 1] == '\t'))
 			ve--;
-		if(ve - v == 9 && ieq(buf + v, "emergency", 9))
+		if(ve - v == 9 && ovc_ieq(buf + v, "emergency", 9))
 			return 1;
 	}
 	return 0;

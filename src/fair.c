@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ascii.h"
+#include "hash.h"
 #include "ovc/fair.h"
 
 void ovc_fair_init(struct ovc_fair *fr)
@@ -141,30 +142,9 @@ double ovc_fair_apply(struct ovc_fair *fr, const struct ovc_fair_sorted *s,
 	return f >= pass ? 1.0 : f / pass;
 }
 
-#define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
-#define FNV_PRIME UINT64_C(0x100000001b3)
-
-static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
-{
-	size_t i;
-
-	for(i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= FNV_PRIME;
-	}
-	return h;
-}
-
-static uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
 uint64_t ovc_fair_key(const void *id, size_t n)
 {
-	uint64_t k = mix64(fnv1a(FNV_OFFSET, id, n));
+	uint64_t k = ovc_mix64(ovc_fnv1a(OVC_FNV_OFFSET, id, n));
 
 	return k != 0 ? k : 1;
 }
@@ -172,10 +152,10 @@ uint64_t ovc_fair_key(const void *id, size_t n)
 uint64_t ovc_fair_call(
 		uint64_t secret, const char *buf, const struct ovc_sip_scan *sc)
 {
-	uint64_t h = fnv1a(FNV_OFFSET ^ secret,
+	uint64_t h = ovc_fnv1a(OVC_FNV_OFFSET ^ secret,
 			(const unsigned char *)buf + sc->callid.off, sc->callid.len);
 
-	return mix64(h ^ secret);
+	return ovc_mix64(h ^ secret);
 }
 
 static int lws(char c)

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "ascii.h"
+#include "hash.h"
 #include "siplex.h"
 #include "ovc/sipscan.h"
 
@@ -137,18 +138,6 @@ static const struct
 		{"PUBLISH", 7, OVC_M_PUBLISH},
 };
 
-/* 1 when the len bytes at a and at b are equal, letters compared in any
- * case */
-static int same_name_anycase(const char *a, const char *b, size_t len)
-{
-	size_t i;
-
-	for(i = 0; i < len; i++)
-		if(ovc_lower((unsigned char)a[i]) != ovc_lower((unsigned char)b[i]))
-			return 0;
-	return 1;
-}
-
 /* Method names are case-sensitive in RFC 3261 (7.1), but Kamailio's
  * parser matches the methods it knows in any case ("invite" is an INVITE
  * transaction to it, and relayed as one): ovc classes a request as the
@@ -159,7 +148,7 @@ static enum ovc_sip_method method_of(const char *buf, struct ovc_span s)
 
 	for(i = 0; i < sizeof(methods) / sizeof(methods[0]); i++) {
 		if(methods[i].len == s.len
-				&& same_name_anycase(buf + s.off, methods[i].name, s.len))
+				&& ovc_ieq(buf + s.off, methods[i].name, s.len))
 			return methods[i].m;
 	}
 	return OVC_M_OTHER;
@@ -895,28 +884,6 @@ const char *ovc_scan_reason_name(int reason)
 	return "unknown";
 }
 
-#define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
-#define FNV_PRIME UINT64_C(0x100000001b3)
-
-static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n)
-{
-	size_t i;
-
-	for(i = 0; i < n; i++) {
-		h ^= p[i];
-		h *= FNV_PRIME;
-	}
-	return h;
-}
-
-/* splitmix64 finaliser: full avalanche of the FNV state */
-static uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return z ^ (z >> 31);
-}
-
 /* hash of (secret, Call-ID, From tag or, without one, the From value) */
 static uint64_t totag_hash(
 		uint64_t secret, const char *buf, const struct ovc_sip_scan *s)
@@ -929,11 +896,11 @@ static uint64_t totag_hash(
 	for(i = 0; i < 8; i++)
 		sec[i] = (unsigned char)(secret >> (8 * i));
 	f = s->fromtag.len ? &s->fromtag : &s->from;
-	h = fnv1a(FNV_OFFSET, sec, sizeof(sec));
-	h = fnv1a(h, (const unsigned char *)buf + s->callid.off, s->callid.len);
-	h = fnv1a(h, &sep, 1);
-	h = fnv1a(h, (const unsigned char *)buf + f->off, f->len);
-	return mix64(h ^ secret);
+	h = ovc_fnv1a(OVC_FNV_OFFSET, sec, sizeof(sec));
+	h = ovc_fnv1a(h, (const unsigned char *)buf + s->callid.off, s->callid.len);
+	h = ovc_fnv1a(h, &sep, 1);
+	h = ovc_fnv1a(h, (const unsigned char *)buf + f->off, f->len);
+	return ovc_mix64(h ^ secret);
 }
 
 /* Writes ovc's deterministic To-tag for the scanned request. */
@@ -970,18 +937,18 @@ uint64_t ovc_sip_request_key(uint64_t secret, const char *buf,
 	h = totag_hash(secret, buf, s) ^ (uint64_t)s->cseq_num;
 	/* the transaction (RFC 3261 17.2.3): top Via branch and sent-by,
 	 * method; and the transport source it came from */
-	h = fnv1a(h, (const unsigned char *)buf + s->via1_branch.off,
+	h = ovc_fnv1a(h, (const unsigned char *)buf + s->via1_branch.off,
 			s->via1_branch.len);
-	h = fnv1a(h, &sep, 1);
-	h = fnv1a(h, (const unsigned char *)buf + s->via1_host.off,
+	h = ovc_fnv1a(h, &sep, 1);
+	h = ovc_fnv1a(h, (const unsigned char *)buf + s->via1_host.off,
 			s->via1_host.len);
 	for(i = 0; i < 8; i++)
 		w[i] = (unsigned char)(src >> (8 * i));
 	w[8] = (unsigned char)(s->via1_port >> 8);
 	w[9] = (unsigned char)s->via1_port;
 	w[10] = (unsigned char)key_method(s->method);
-	h = fnv1a(h, w, sizeof(w));
-	return mix64(h ^ secret);
+	h = ovc_fnv1a(h, w, sizeof(w));
+	return ovc_mix64(h ^ secret);
 }
 
 /* 1 when the request's To-tag is the one ovc would give it. */
