@@ -98,7 +98,11 @@ uint32_t ovc_fair_level(
 	uint32_t k, L;
 
 	*pass = 1.0;
-	if(!(drop > 0) || s->total == 0)
+	/* one source (a core behind one edge, a test's one UAC): max-min is
+	 * the proportional share, which the acceptor gives exactly (001
+	 * §3.4: floor(N f) +- 1, no random clustering); the cut, a draw per
+	 * call, would only blur it */
+	if(!(drop > 0) || s->total == 0 || s->n <= 1)
 		return OVC_FAIR_ALL;
 	if(drop >= 1) {
 		*pass = 0;

@@ -52,7 +52,10 @@ static int fair_init(const struct ovc_params *p)
 	if(strcmp(ovc_fair_key_str, "source") != 0) {
 		s.s = ovc_fair_key_str;
 		s.len = (int)strlen(s.s);
-		if(pv_parse_format(&s, &key_fmt) < 0 || key_fmt == NULL) {
+		/* a format without a pseudo-variable (a typo of "source") would
+		 * make every request one source */
+		if(strchr(s.s, '$') == NULL || pv_parse_format(&s, &key_fmt) < 0
+				|| key_fmt == NULL) {
 			LM_ERR("modparam \"fair_key\": '%s' is not \"source\", \"off\""
 				   " or a pseudo-variable format\n",
 					ovc_fair_key_str);

@@ -149,6 +149,8 @@ expect_bad 'modparam("ovc", "emergency_priority", -1)' \
 expect_bad 'modparam("ovc", "network_mode", "hops")' \
 	'"network_mode": unknown .hops. \(one of local, hop, e2e\)'
 expect_bad 'modparam("ovc", "kstage", 2)' '"kstage": 2 is out of range \[0, 1\]'
+expect_bad 'modparam("ovc", "fair_key", "sources")' \
+	'"fair_key": .sources. is not "source", "off" or a pseudo-variable format'
 expect_bad 'modparam("ovc", "kstage_budget", 0)' \
 	'"kstage_budget": 0 is out of range \[1, 100\]'
 expect_bad 'modparam("ovc", "tcp_sendq_max", -2)' \

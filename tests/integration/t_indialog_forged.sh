@@ -50,13 +50,16 @@ mkdir -p "$T_DIR/load"
 	-nostdin -trace_counts -fd 1 >out.txt 2>&1) &
 T_PIDS+=("$!")
 f=1
-for _ in $(seq 1 30); do
+# (within 6 s: one run on a loaded machine took f to 0.004 in 3 s; below
+# 0.01 the proxy refuses 99 % of the initial INVITEs, which is what the
+# forged in-dialog ones must not get around)
+for _ in $(seq 1 60); do
 	sleep 0.1
 	f=$(stats_key f)
 	awk -v f="$f" 'BEGIN { exit !(f < 0.001) }' && break
 done
 log "f=$f before the forged requests"
-check "f driven to 0 (< 0.001)" "$(awk -v f="$f" 'BEGIN { print (f < 0.001) }') == 1"
+check "f driven towards 0 (< 0.01)" "$(awk -v f="$f" 'BEGIN { print (f < 0.01) }') == 1"
 
 # the forger: in-dialog INVITEs (a To-tag, a Route) for dialogs that do not
 # exist, the Request-URI at the victim; the replies it gets and every

@@ -104,6 +104,14 @@ START_TEST(test_level_exact)
 	ovc_fair_sort(row, so);
 	ck_assert_uint_eq(ovc_fair_level(so, 0.5, &pass), OVC_FAIR_ALL);
 	ck_assert_double_eq(pass, 1.0);
+	/* one source: its fair share is the proportional one, which the
+	 * acceptor gives exactly; no cut, whatever the share */
+	row[77] = 3000;
+	ovc_fair_sort(row, so);
+	ck_assert_uint_eq(ovc_fair_level(so, 0.5, &pass), OVC_FAIR_ALL);
+	ck_assert_double_eq(pass, 1.0);
+	ck_assert_uint_eq(ovc_fair_level(so, 1, &pass), OVC_FAIR_ALL);
+	ck_assert_double_eq(pass, 1.0);
 }
 END_TEST
 
