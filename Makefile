@@ -162,7 +162,7 @@ check-integration: all
 # Kamailio 6.0 (Debian 13's package) in a trixie root made with mmdebstrap
 # (tests/versions/debroot.sh, cached in /var/cache/ovc/trixie): the module
 # built against it and loaded (check-k60-build), then t_bad_modparam and
-# t_overload in the root (check-k60), or t_ds64 (a stock 6.0
+# t_probe_variants (an overload test, 20 s) in the root (check-k60), or t_ds64 (a stock 6.0
 # dispatcher-64 edge in front of an ovc core: check-ds64), or every
 # integration test (check-k60-all)
 check-ds64:

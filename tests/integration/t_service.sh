@@ -4,7 +4,8 @@
 # -m 64 -M 8, given only the capabilities of the shipped drop-in
 # (configs/kamailio-ovc-kstage.conf, AmbientCapabilities=, emulated with
 # setpriv: no systemd here), capped by a cgroup quota and flooded at 8x
-# its capacity with the module's defaults. ovc starts, its kernel stage is
+# its capacity with the module's defaults (but kstage_budget 5, see
+# phase). ovc starts, its kernel stage is
 # attached and drops initial INVITEs, no memory runs out (no allocation
 # failure in the log), and it sets up at least TIMELY_MARGIN (0.9) x the
 # calls in time (INVITE->200 < 500 ms) of the same proxy run as root with
@@ -76,9 +77,14 @@ check "-u $SVC_USER: the kernel stage is attached ($st${why:+: $why})" \
 
 # phase NAME: one flood of the proxy started as kam_start's variables say;
 # leaves its kstage state, drops and shm figures in NAME.ks
+# Both floods run with kstage_budget 5 (as t_kstage): with the default 20 %
+# whether the split engages the stage at 8x varies from run to run (one
+# run of the service dropped none while root's dropped 567), and the
+# check is that the stage drops under the drop-in's capabilities, not when
+# the split asks it to.
 phase() {
 	local name=$1
-	kam_start -c "$cg" -n "$name"
+	kam_start -c "$cg" -n "$name" 'OVC_KSTAGE_BUDGET=5'
 	echo "user $(kpid_user)" >"$T_DIR/$name.ks"
 	echo "state $(ks_key state)" >>"$T_DIR/$name.ks"
 	echo "why $(ks_key why)" >>"$T_DIR/$name.ks"
