@@ -39,7 +39,7 @@ build_pkgs=(kamailio pkg-config gcc make binutils xz-utils clang
 	linux-libc-dev)
 # running the integration tests
 test_pkgs=(kamailio-extra-modules kamailio-utils-modules sip-tester
-	iproute2 procps)
+	iproute2 procps python3)
 # unit tests, fuzzing and sanitizers, valgrind, the bench and its plots,
 # the Debian package
 all_pkgs=(check libcap-dev libjansson-dev gnuplot-nox dpkg-dev

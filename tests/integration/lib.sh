@@ -271,6 +271,19 @@ stats_key() {
 	rpc ovc.stats | awk -v k="$1:" '$1 == k { print $2; exit }'
 }
 
+# f_wait_below LIMIT TENTHS: polls the controller's f (ovc.stats) every
+# tenth of a second until it is below LIMIT, for at most TENTHS polls;
+# leaves the last value read in F.
+f_wait_below() {
+	local _
+	F=1
+	for _ in $(seq 1 "$2"); do
+		sleep 0.1
+		F=$(stats_key f)
+		awk -v f="$F" -v l="$1" 'BEGIN { exit !(f < l) }' && break
+	done
+}
+
 # counts_col NAME COLUMN: last cumulative value of a SIPp counts column
 # (e.g. 3_503_Recv) of run NAME; 0 when absent.
 counts_col() {

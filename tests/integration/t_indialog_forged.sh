@@ -49,15 +49,11 @@ mkdir -p "$T_DIR/load"
 	-p "$((T_BASE + 3))" "127.0.0.1:$PROXY_PORT" -s alt -r 150 -m 1500 -d 0 \
 	-nostdin -trace_counts -fd 1 >out.txt 2>&1) &
 T_PIDS+=("$!")
-f=1
 # (within 6 s: one run on a loaded machine took f to 0.004 in 3 s; below
 # 0.01 the proxy refuses 99 % of the initial INVITEs, which is what the
 # forged in-dialog ones must not get around)
-for _ in $(seq 1 60); do
-	sleep 0.1
-	f=$(stats_key f)
-	awk -v f="$f" 'BEGIN { exit !(f < 0.001) }' && break
-done
+f_wait_below 0.001 60
+f=$F
 log "f=$f before the forged requests"
 check "f driven towards 0 (< 0.01)" "$(awk -v f="$f" 'BEGIN { print (f < 0.01) }') == 1"
 

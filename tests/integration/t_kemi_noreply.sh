@@ -60,12 +60,8 @@ kam_start || { fail "no start"; finish; }
 burn() { timeout 3 sh -c 'while :; do :; done' & T_PIDS+=("$!"); }
 burn
 burn
-f=1
-for _ in $(seq 1 30); do
-	sleep 0.1
-	f=$(stats_key f)
-	awk -v f="$f" 'BEGIN { exit !(f < 0.001) }' && break
-done
+f_wait_below 0.001 30
+f=$F
 log "f=$f before the first request"
 check "f driven to 0 (< 0.001) before any request" \
 	"$(awk -v f="$f" 'BEGIN { print (f < 0.001) }') == 1"
