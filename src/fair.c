@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ascii.h"
-#include "hash.h"
+#include "ovc/hash.h"
 #include "ovc/fair.h"
 
 void ovc_fair_init(struct ovc_fair *fr)

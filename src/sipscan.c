@@ -23,7 +23,7 @@
 #include <string.h>
 
 #include "ascii.h"
-#include "hash.h"
+#include "ovc/hash.h"
 #include "siplex.h"
 #include "ovc/sipscan.h"
 

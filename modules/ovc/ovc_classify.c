@@ -4,6 +4,8 @@
  */
 #include "core/parser/parse_to.h"
 
+#include "ovc/hash.h"
+
 #include "ovc_classify.h"
 
 enum ovc_class ovc_class_of_scan(const struct ovc_sip_scan *sc)
@@ -57,20 +59,18 @@ enum ovc_sip_method ovc_method_of_msg(struct sip_msg *msg)
 
 uint64_t ovc_source_id(const struct receive_info *rcv)
 {
-	uint64_t h = UINT64_C(0xcbf29ce484222325);
 	unsigned char head[4];
-	unsigned i, n;
+	unsigned n;
+	uint64_t h;
 
 	head[0] = (unsigned char)rcv->proto;
 	head[1] = (unsigned char)rcv->src_ip.af;
 	head[2] = (unsigned char)(rcv->src_port >> 8);
 	head[3] = (unsigned char)rcv->src_port;
-	for(i = 0; i < sizeof(head); i++)
-		h = (h ^ head[i]) * UINT64_C(0x100000001b3);
 	n = rcv->src_ip.len <= sizeof(rcv->src_ip.u.addr)
 				? rcv->src_ip.len
 				: sizeof(rcv->src_ip.u.addr);
-	for(i = 0; i < n; i++)
-		h = (h ^ rcv->src_ip.u.addr[i]) * UINT64_C(0x100000001b3);
+	h = ovc_fnv1a(OVC_FNV_OFFSET, head, sizeof(head));
+	h = ovc_fnv1a(h, rcv->src_ip.u.addr, n);
 	return h != 0 ? h : 1;
 }

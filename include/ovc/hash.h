@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ovc - internal: the hashes the library keys its tables with (the
- * decision memory, the fair share's sketch): 64-bit FNV-1a over bytes,
- * and splitmix64's finaliser to spread every bit of its state.
+ * ovc - the hashes ovc keys its tables with (the decision memory and the
+ * request's source in it, the fair share's sketch): 64-bit FNV-1a over
+ * bytes, and splitmix64's finaliser to spread every bit of its state.
  */
 #ifndef OVC_HASH_H
 #define OVC_HASH_H
