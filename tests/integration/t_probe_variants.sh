@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Flood and probe (issue 38): under a real overload (the proxy capped at
-# 0.2 CPU, SIPp offering ~3x its capacity, module defaults), INVITEs
+# 0.1 CPU, SIPp offering 4-9x its capacity, module defaults), INVITEs
 # spelled the ways Kamailio still relays as INVITE transactions are
 # admitted at most as often as plain fresh INVITEs: lower- and mixed-case
 # methods, compact header forms, extra whitespace, and replays that reuse
@@ -10,14 +10,21 @@
 # retransmission). The probes are interleaved, one group after another,
 # from one port of their own (tests/tools/sip_probe.c); each tells
 # whether the proxy relayed it (a provisional or 2xx came back), refused
-# it (503) or dropped it.
+# it (503) or dropped it. The fair share is off: it rightly spares the
+# probes' port, a light source beside SIPp's flood (at ~4x, 28-34 of 40
+# plain probes passed with it, 2026-11-28), and a test of the class must
+# see each spelling meet the acceptor as SIPp's INVITEs do.
 . "$(dirname "$0")/lib.sh"
 
 PROBE="$TOP/build/sip_probe"
 [ -x "$PROBE" ] || { fail "$PROBE missing: make build/sip_probe"; finish; }
-QUOTA_US=${QUOTA_US:-20000}
+# 0.1 CPU: Kamailio 6.0.1 relays a call for less CPU under load than
+# 5.6.3 (at 0.2 CPU it admitted 600-780 INVITEs/s of 1100 offered, and
+# 28-34 of 40 plain probes passed, 2026-11-28): half the CPU keeps the
+# overload real on both without a faster flood from SIPp
+QUOTA_US=${QUOTA_US:-10000}
 load_scale
-RATE=${RATE:-$(scaled 1050)} # ~3x the capped capacity
+RATE=${RATE:-$(scaled 1050)}
 SECS=${SECS:-14}
 N=${N:-40} # probes per group
 # how many more of a variant may pass than of the plain INVITEs: the
@@ -56,7 +63,7 @@ for i in $(seq 1 "$N"); do
 done
 
 cg=$(cg_make "$QUOTA_US" 100000)
-kam_start -c "$cg" -n ovc || { fail "no start"; finish; }
+kam_start -c "$cg" -n ovc 'OVC_FAIR_KEY="off"' || { fail "no start"; finish; }
 uas_start uas
 # the originals, before the overload: admitted, remembered admitted
 "$PROBE" -t "$PROXY_PORT" -s "$PROBE_PORT" -g 20 -w 1000 \
