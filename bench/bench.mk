@@ -63,7 +63,7 @@ bench-admission: $(BENCH_BUILD)/admission_bench
 	$(BENCH_BUILD)/admission_bench
 
 # What the kernel stage's filter costs per datagram (bench/RESULTS.md,
-# "Late calls"; modules/ovc/README.md, "The kernel stage").
+# "Late calls"; docs/algorithms.md, "The kernel stage").
 $(BENCH_BUILD)/kstage_bench: bench/microbench/kstage_bench.c \
 		bench/microbench/uac_sdp.h $(KSTAGE_OBJ) | $(BENCH_BUILD)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Iinclude \
