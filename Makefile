@@ -50,7 +50,7 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubun
 	check-cfg-examples check-tree \
 	check-all check-docs check-scripts docs demo bench clean format install \
 	uninstall deb check-k60 check-k60-all check-k60-build check-ds64 \
-	print-version
+	print-version headline
 
 all: lib module
 
@@ -141,6 +141,15 @@ docs: $(BUILD)/params_doc $(BUILD)/csv_doc
 
 check-docs: $(BUILD)/params_doc $(BUILD)/csv_doc
 	./scripts/check-docs.sh
+	./scripts/check-headline.sh
+
+# The README's headline measured again with the module as built: the
+# testbed's proxy calibrated, no control against ovc's defaults at 1-16x,
+# three runs per point (bench/headline.sh; about 25 minutes holding the
+# machine-wide load lock), bench/results/headline/headline.csv written
+# and README.md's headline table and plot regenerated from it.
+headline: all bench-tools
+	./bench/headline.sh
 
 # the shell helpers on fake trees and fabricated runs (no root, no load:
 # scripts/cgroup.sh, the sweep's table and plot, the capacity probe's
@@ -148,6 +157,7 @@ check-docs: $(BUILD)/params_doc $(BUILD)/csv_doc
 check-scripts: bench-tools
 	./tests/scripts/test_cgroup.sh
 	./tests/scripts/test_sweep_table.sh
+	./tests/scripts/test_headline.sh
 	./tests/scripts/test_es_summary.sh
 	./tests/scripts/test_kstage_split.sh
 	./tests/scripts/test_probe.sh

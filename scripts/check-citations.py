@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""check-citations.py FILE...: every figure a page quotes from a results
+file cites the row it comes from, and every citation resolves.
+
+A citation is a Markdown link whose target is a CSV file with a line
+anchor: [0.78](bench/results/defaults-recheck/sweep.csv#L5) (the path
+relative to the page, as GitHub resolves it; L1 is the header line, so
+the first data row is L2). The citation resolves when the file exists,
+has that line, and each number in the link's text is a field of that
+line, rounded to the decimals the text gives (a number followed by "%"
+may also be a fraction of one in the row: 77.5 % for 0.775).
+
+Between <!-- cited:begin --> and <!-- cited:end --> every figure (a
+number with a decimal point, or a number followed by "%" or "ms") must
+sit in a citation's text or in `inline code` (the generated headline,
+between <!-- headline:begin --> and <!-- headline:end -->, is checked
+against its CSV by bench/headline-readme.sh instead); outside those
+markers only the citations themselves are checked. Exit 1 on any failure, each one
+named with its page and line.
+"""
+import os
+import re
+import sys
+
+LINK = re.compile(r'\[([^\]]*)\]\(([^)\s]+\.csv)#L(\d+)\)')
+NUM = re.compile(r'(?<![\w.])(-?\d+(?:\.\d+)?)(\s*%)?')
+FIGURE = re.compile(r'(?<![\w.\-/])\d+(?:\.\d+)?(?:\s*(?:%|ms\b))|'
+                    r'(?<![\w.\-/])\d+\.\d+(?![\w.])')
+
+
+def fields(line):
+    out = []
+    for f in line.rstrip('\n').split(','):
+        try:
+            out.append(float(f))
+        except ValueError:
+            pass
+    return out
+
+
+def matches(text_num, pct, row):
+    dec = len(text_num.split('.')[1]) if '.' in text_num else 0
+    want = float(text_num)
+    for v in row:
+        cands = [v, v * 100] if pct else [v]
+        for c in cands:
+            if abs(round(c, dec) - want) < 10 ** -(dec + 3) or \
+               f'{c:.{dec}f}' == text_num:
+                return True
+    return False
+
+
+def check(page):
+    bad = 0
+    base = os.path.dirname(page)
+    lines = open(page, encoding='utf-8').read().split('\n')
+    cited = False
+    fence = False
+    generated = False
+    for n, line in enumerate(lines, 1):
+        if line.startswith('```'):
+            fence = not fence
+            continue
+        if '<!-- cited:begin -->' in line:
+            cited = True
+        if '<!-- cited:end -->' in line:
+            cited = False
+        if '<!-- headline:begin' in line:
+            generated = True
+        if '<!-- headline:end' in line:
+            generated = False
+        if fence:
+            continue
+        for m in LINK.finditer(line):
+            text, path, row = m.group(1), m.group(2), int(m.group(3))
+            where = f'{page}:{n}: [{text}]({path}#L{row})'
+            f = os.path.normpath(os.path.join(base, path))
+            if not os.path.isfile(f):
+                print(f'check-docs: {where}: no file {f}')
+                bad = 1
+                continue
+            rows = open(f, encoding='utf-8').read().split('\n')
+            if row < 2 or row > len(rows) or not rows[row - 1].strip():
+                print(f'check-docs: {where}: {f} has no data row at line {row}')
+                bad = 1
+                continue
+            vals = fields(rows[row - 1])
+            for num in NUM.finditer(text):
+                if not matches(num.group(1), bool(num.group(2)), vals):
+                    print(f'check-docs: {where}: {num.group(0).strip()} '
+                          f'is not in that row: {rows[row - 1][:160]}')
+                    bad = 1
+        if cited and not generated:
+            rest = LINK.sub('', line)
+            rest = re.sub(r'`[^`]*`', '', rest)
+            rest = re.sub(r'\]\([^)]*\)', ']', rest)  # other links' targets
+            rest = re.sub(r'<!--.*?-->', '', rest)
+            for m in FIGURE.finditer(rest):
+                print(f'check-docs: {page}:{n}: figure "{m.group(0)}" '
+                      'cites no row of a results file')
+                bad = 1
+    return bad
+
+
+def main():
+    bad = 0
+    for page in sys.argv[1:]:
+        bad |= check(page)
+    sys.exit(bad)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# check-headline.sh: the README's figures against the results they come
+# from (make check-docs). Fails when the headline block of README.md is
+# not what bench/results/headline/headline.csv gives
+# (bench/headline-readme.sh --check), or when a citation of a results
+# row in README.md or bench/RESULTS.md does not resolve or a figure
+# between <!-- cited:begin --> and <!-- cited:end --> cites no row
+# (scripts/check-citations.py). Warns, without failing, when the
+# headline was measured with another module source than this checkout's
+# (scripts/module-id.sh): `make headline` measures it again.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+csv="$top/bench/results/headline/headline.csv"
+bad=0
+"$top/bench/headline-readme.sh" --check "$csv" || bad=1
+"$top/scripts/check-citations.py" "$top/README.md" "$top/bench/RESULTS.md" ||
+	bad=1
+if [ -s "$csv" ]; then
+	read -r from commit id sha < <(awk -F, 'NR == 1 {
+		for(i = 1; i <= NF; i++) c[$i] = i; next }
+		NR == 2 { print $c["from"], $c["commit"], $c["module_id"],
+			$c["ovc_so_sha256"] }' "$csv")
+	now=$("$top/scripts/module-id.sh" "$top")
+	if [ "$now" != "$id" ]; then
+		echo "check-docs: WARNING: the README's headline is stale: measured" \
+			"$from with module source $id (commit $commit, ovc.so" \
+			"sha256 $sha); this checkout's source is $now." \
+			"'make headline' measures it again (about 25 min)."
+	fi
+fi
+exit $bad

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The headline's chain on fabricated data (no load, no root):
+# bench/headline-csv.sh turns a sweep's points and its calibration into
+# the CSV (identity, calibration, one row per point, none before occ);
+# bench/headline-readme.sh writes README's block from it and --check
+# passes on that block and fails on a figure edited by hand;
+# scripts/check-citations.py passes a citation whose figures are in the
+# row it names and fails a wrong figure, a missing row, a missing file
+# and a figure in a cited region that cites nothing.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/scripts/lib.sh"
+
+mkdir -p "$F/raw/sweep"
+cat >"$F/raw/calibration.env" <<'C'
+# ovc testbed calibration, 2026-11-28T16:00:00Z, mode netns
+# proxy CPU cap 20000 us / 100000 us
+RHO_M=300
+BETA_OVC=16.5
+C
+cat >"$F/raw/sweep/sweep-points.csv" <<'P'
+algorithm,r_target,runs,g_med,g_min,g_max,g_timely_med,g_timely_min,g_timely_max,g_opt,g_opt_ovc,goodput_cps,timely_cps,rejected_cps,failed_cps,setup_p50_ms,setup_p95_ms,retrans_per_call,proxy_cpu,f,setup_mean_ms
+occ,2,3,0.95,0.9,1,0.9412,0.9,0.9876,0.7,0.8,300,290,350,0,48,132,0,1,1,58.65
+occ,16,3,0.9,0.9,0.95,0.9,0.88,0.9333,0,0,300,290,2800,0,136,152,1.5,1,0.9987,134.7
+none,2,3,0.75,0.5,0.9,0.2349,0.1387,0.3501,0.7,0.8,250,70,0,40,1400,8000,3,1,-,2446
+none,16,3,0.27,0.2,0.3,0.0343,0.0303,0.0433,0,0,90,10,0,230,3700,11490,4,1,-,4474
+P
+"$top/bench/headline-csv.sh" "$F/raw" 2026-11-28T16:00:00Z \
+	2026-11-28T16:25:00Z 20 >"$F/h.csv"
+is "CSV rows" "$(wc -l <"$F/h.csv")" 5
+is "none's 2x row" "$(sed -n 2p "$F/h.csv" | cut -d, -f6-)" \
+	"0.20,300,16.5,20,none,2,3,0.23,0.14,0.35,0.75,2446,8000,3.00,0,-"
+is "occ's 16x row" "$(sed -n 5p "$F/h.csv" | cut -d, -f10-)" \
+	"occ,16,3,0.90,0.88,0.93,0.90,135,152,1.50,2800,1.00"
+is "module id" "$(sed -n 2p "$F/h.csv" | cut -d, -f4)" \
+	"$("$top/scripts/module-id.sh")"
+
+printf '# x\n\n<!-- headline:begin -->\nold\n<!-- headline:end -->\n\ntail\n' \
+	>"$F/R.md"
+README="$F/R.md" "$top/bench/headline-readme.sh" "$F/h.csv" 2>/dev/null
+grep -q '^| 2× | 0.23 \[0.14–0.35\] (2.4 s) | \*\*0.94\*\* \[0.90–0.99\] (59 ms) |$' "$F/R.md" &&
+	ok "the table's 2x row" || no "the table's 2x row: $(grep '2×' "$F/R.md")"
+grep -q '^tail$' "$F/R.md" && ok "the text after the block kept" ||
+	no "the text after the block lost"
+if README="$F/R.md" "$top/bench/headline-readme.sh" --check "$F/h.csv" \
+	2>/dev/null; then ok "--check passes the block as written"; else
+	no "--check fails the block as written"; fi
+sed -i 's/0.90–0.99/0.91–0.99/' "$F/R.md"
+if README="$F/R.md" "$top/bench/headline-readme.sh" --check "$F/h.csv" \
+	2>/dev/null; then no "--check passes a figure edited by hand"; else
+	ok "--check fails a figure edited by hand"; fi
+
+cite() { "$top/scripts/check-citations.py" "$F/c.md" >"$F/c.out" 2>&1; }
+mkdir -p "$F/res"
+cp "$F/h.csv" "$F/res/h.csv"
+printf '<!-- cited:begin -->\nat 16x [0.90 and 135 ms, f 1.00](res/h.csv#L5), 8× and `0.5` free\n<!-- cited:end -->\n0.77 outside\n' >"$F/c.md"
+if cite; then ok "a resolving citation passes"; else
+	no "a resolving citation fails: $(cat "$F/c.out")"; fi
+printf 'the share [23 %%](res/h.csv#L2)\n' >"$F/c.md"
+if cite; then ok "a percentage of a fraction passes"; else
+	no "a percentage of a fraction fails: $(cat "$F/c.out")"; fi
+for bad in '[0.91](res/h.csv#L5)' '[0.90](res/h.csv#L9)' \
+	'[0.90](res/none.csv#L2)' '<!-- cited:begin -->
+0.90 uncited
+<!-- cited:end -->'; do
+	printf '%s\n' "$bad" >"$F/c.md"
+	if cite; then no "passes: $bad"; else ok "fails: $(head -c 60 "$F/c.out")"; fi
+done
+t_done
