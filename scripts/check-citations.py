@@ -16,8 +16,12 @@ number with a decimal point, or a number followed by "%" or "ms") must
 sit in a citation's text or in `inline code` (the generated headline,
 between <!-- headline:begin --> and <!-- headline:end -->, is checked
 against its CSV by bench/headline-readme.sh instead); outside those
-markers only the citations themselves are checked. Exit 1 on any failure, each one
-named with its page and line.
+markers only the citations themselves are checked.
+
+Every other link to a file of the repository must name a file or folder
+that exists, and a link to a section of a Markdown page (page.md#anchor)
+a heading of that page, as GitHub derives the anchor from it. Exit 1 on
+any failure, each one named with its page and line.
 """
 import os
 import re
@@ -27,6 +31,27 @@ LINK = re.compile(r'\[([^\]]*)\]\(([^)\s]+\.csv)#L(\d+)\)')
 NUM = re.compile(r'(?<![\w.])(-?\d+(?:\.\d+)?)(\s*%)?')
 FIGURE = re.compile(r'(?<![\w.\-/])\d+(?:\.\d+)?(?:\s*(?:%|ms\b))|'
                     r'(?<![\w.\-/])\d+\.\d+(?![\w.])')
+
+
+ANY = re.compile(r'\]\(([^)\s]+)\)')
+
+
+def slug(heading):
+    h = re.sub(r'\[([^\]]*)\]\([^)]*\)', r'\1', heading.strip().lower())
+    return re.sub(r'[^\w\- ]', '', h).replace(' ', '-')
+
+
+def anchors(page, cache={}):
+    if page not in cache:
+        fence = False
+        got = set()
+        for line in open(page, encoding='utf-8'):
+            if line.startswith('```'):
+                fence = not fence
+            elif not fence and re.match(r'#+ ', line):
+                got.add(slug(re.sub(r'^#+ +', '', line.rstrip('\n'))))
+        cache[page] = got
+    return cache[page]
 
 
 def fields(line):
@@ -91,6 +116,18 @@ def check(page):
                     print(f'check-docs: {where}: {num.group(0).strip()} '
                           f'is not in that row: {rows[row - 1][:160]}')
                     bad = 1
+        for m in ANY.finditer(line):
+            target = m.group(1)
+            if re.match(r'[a-z]+:', target) or LINK.match('[](' + target + ')'):
+                continue
+            path, _, anchor = target.partition('#')
+            f = os.path.normpath(os.path.join(base, path)) if path else page
+            if not os.path.exists(f):
+                print(f'check-docs: {page}:{n}: link {target}: no such file')
+                bad = 1
+            elif anchor and f.endswith('.md') and anchor not in anchors(f):
+                print(f'check-docs: {page}:{n}: link {target} names no heading')
+                bad = 1
         if cited and not generated:
             rest = LINK.sub('', line)
             rest = re.sub(r'`[^`]*`', '', rest)

@@ -4,7 +4,8 @@
 # from (make check-docs). Fails when the headline block of README.md is
 # not what bench/results/headline/headline.csv gives
 # (bench/headline-readme.sh --check), or when a citation of a results
-# row in README.md or bench/RESULTS.md does not resolve or a figure
+# row in README.md, bench/RESULTS.md or bench/journal/ does not resolve
+# (nor a link to a file or a section of one), or a figure
 # between <!-- cited:begin --> and <!-- cited:end --> cites no row
 # (scripts/check-citations.py). Warns, without failing, when the
 # headline was measured with another module source than this checkout's
@@ -14,7 +15,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 csv="$top/bench/results/headline/headline.csv"
 bad=0
 "$top/bench/headline-readme.sh" --check "$csv" || bad=1
-"$top/scripts/check-citations.py" "$top/README.md" "$top/bench/RESULTS.md" ||
+"$top/scripts/check-citations.py" "$top/README.md" "$top/bench/RESULTS.md" \
+	"$top"/bench/journal/*.md ||
 	bad=1
 if [ -s "$csv" ]; then
 	read -r from commit id sha < <(awk -F, 'NR == 1 {

@@ -7,7 +7,8 @@
 # passes on that block and fails on a figure edited by hand;
 # scripts/check-citations.py passes a citation whose figures are in the
 # row it names and fails a wrong figure, a missing row, a missing file
-# and a figure in a cited region that cites nothing.
+# and a figure in a cited region that cites nothing; a link to a heading,
+# a file or a folder passes, one to a missing heading or file fails.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -66,6 +67,13 @@ for bad in '[0.91](res/h.csv#L5)' '[0.90](res/h.csv#L9)' \
 0.90 uncited
 <!-- cited:end -->'; do
 	printf '%s\n' "$bad" >"$F/c.md"
+	if cite; then no "passes: $bad"; else ok "fails: $(head -c 60 "$F/c.out")"; fi
+done
+printf '# A heading, with `code` (2026-11-28)\n\n[ok](c.md#a-heading-with-code-2026-11-28) [dir](res) [file](res/h.csv) [web](https://example.org/x)\n' >"$F/c.md"
+if cite; then ok "links to a heading, a folder, a file pass"; else
+	no "links to a heading, a folder, a file fail: $(cat "$F/c.out")"; fi
+for bad in '[x](c.md#no-such-heading)' '[x](res/none.png)'; do
+	printf '# A heading\n%s\n' "$bad" >"$F/c.md"
 	if cite; then no "passes: $bad"; else ok "fails: $(head -c 60 "$F/c.out")"; fi
 done
 t_done
