@@ -9,7 +9,9 @@
 # made by `make headline`): a line saying when, with which module and
 # which calibration it was measured, the table (per offered load, no
 # control and ovc's defaults: timely goodput / rho_M, median [smallest-
-# largest run], and the median of the runs' mean setup) and the plot.
+# largest run], and the median of the runs' mean setup), who refused
+# (when the CSV has it: the shares of the kernel stage, the age limit and
+# the rest, and occ's f) and the plot.
 # --plot: also draws the plot (headline.png beside CSV, gnuplot).
 # --check: changes nothing; exits 1 when README.md's block is not what
 # CSV gives (a figure edited by hand, or a CSV measured again without
@@ -56,7 +58,12 @@ block() {
 		k = $c["arm"] SUBSEP $c["offered"]
 		med[k] = $c["timely_med"]; lo[k] = $c["timely_min"]
 		hi[k] = $c["timely_max"]; setup[k] = $c["setup_mean_ms"]
-		if($c["arm"] == "occ" && "f_med" in c) f[$c["offered"]] = $c["f_med"]
+		if($c["arm"] == "occ" && "kstage_pct" in c && $c["kstage_pct"] != "-") {
+			o = $c["offered"]; nwho++
+			f[o] = $c["f_med"]; ks[o] = $c["kstage_pct"]
+			age[o] = $c["age_pct"]; late[o] = $c["late_pct"]
+			oth[o] = $c["other_pct"]
+		}
 		if(!($c["offered"] in seen)) {
 			seen[$c["offered"]] = 1; load[++n] = $c["offered"]
 		}
@@ -77,13 +84,20 @@ block() {
 		for(i = 1; i <= n; i++)
 			printf "| %s× | %s | %s |\n", load[i], \
 				cell("none" SUBSEP load[i], 0), cell("occ" SUBSEP load[i], 1)
-		if("f_med" in c) {
-			printf "\nocc, the controller from the papers, kept its acceptance fraction f at"
+		if(nwho) {
+			printf "\nWho refused, with the defaults of ovc: of the initial INVITEs that "
+			printf "reached the proxy (with those the kernel stage dropped), the share "
+			printf "each rule refused (the median of the runs), and the acceptance "
+			printf "fraction f of occ (the mean of each run, median of the runs). Where f "
+			printf "is 1 the controller from the papers refused nothing: the front-end "
+			printf "rules below did.\n\n"
+			print "| offered | kernel stage | age limit (of it, late calls) | f, guard, fair share | f of occ |"
+			print "|---|---|---|---|---|"
 			for(i = 1; i <= n; i++)
-				printf "%s %s at %s×", i == 1 ? "" : (i == n ? " and" : ","), \
-					f[load[i]], load[i]
-			printf " (the mean of each run, median of runs): where f is 1, the "
-			printf "front-end rules below refused every call that was refused.\n"
+				if(load[i] in ks)
+					printf "| %s× | %s %% | %s %% (%s %%) | %s %% | %s |\n", \
+						load[i], ks[load[i]], age[load[i]], late[load[i]], \
+						oth[load[i]], f[load[i]]
 		}
 		printf "\n![timely goodput against offered load, no control and ovc defaults: median, bars from the smallest to the largest run](%s)\n", png
 	}' "$csv"

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The headline's chain on fabricated data (no load, no root):
 # bench/headline-csv.sh turns a sweep's points and its calibration into
-# the CSV (identity, calibration, one row per point, none before occ);
+# the CSV (identity, calibration, one row per point, none before occ, who
+# refused from the proxy's rows of each run's steady window: kernel stage
+# 100 of 200 arrivals a second, age limit 40, late 10 or 20, the rest 10);
 # bench/headline-readme.sh writes README's block from it and --check
 # passes on that block and fails on a figure edited by hand;
 # scripts/check-citations.py passes a citation whose figures are in the
@@ -28,13 +30,31 @@ occ,16,3,0.9,0.9,0.95,0.9,0.88,0.9333,0,0,300,290,2800,0,136,152,1.5,1,0.9987,13
 none,2,3,0.75,0.5,0.9,0.2349,0.1387,0.3501,0.7,0.8,250,70,0,40,1400,8000,3,1,-,2446
 none,16,3,0.27,0.2,0.3,0.0343,0.0303,0.0433,0,0,90,10,0,230,3700,11490,4,1,-,4474
 P
+# two runs of occ at 16x with the proxy's rows: a header, rows inside and
+# outside the steady window [100, 103), one second listed twice
+orow() { echo "$1,occ,1,0.99,$2,$3,$4,$5,$6"; }
+ohead="time,algorithm,f,cpu,invite_offered,invite_rejected,age_rejects,late_rejects,kstage_drops"
+for k in 1 2; do
+	d="$F/raw/sweep/occ-r16-k$k"
+	mkdir -p "$d"
+	echo '{ "window_from": 100, "window_to": 103 }' >"$d/summary.json"
+	{
+		echo "  \"$ohead\""
+		orow 99 500 500 500 0 500
+		orow 100 100 50 40 $((k * 10)) 100
+		orow 101 100 50 40 $((k * 10)) 100
+		orow 101 100 50 40 $((k * 10)) 100
+		orow 102 100 50 40 $((k * 10)) 100
+		orow 103 500 500 500 0 500
+	} >"$d/ovc_raw.txt"
+done
 "$top/bench/headline-csv.sh" "$F/raw" 2026-11-28T16:00:00Z \
 	2026-11-28T16:25:00Z 20 >"$F/h.csv"
 is "CSV rows" "$(wc -l <"$F/h.csv")" 5
 is "none's 2x row" "$(sed -n 2p "$F/h.csv" | cut -d, -f6-)" \
-	"0.20,300,16.5,20,none,2,3,0.23,0.14,0.35,0.75,2446,8000,3.00,0,-"
+	"0.20,300,16.5,20,none,2,3,0.23,0.14,0.35,0.75,2446,8000,3.00,0,-,-,-,-,-"
 is "occ's 16x row" "$(sed -n 5p "$F/h.csv" | cut -d, -f10-)" \
-	"occ,16,3,0.90,0.88,0.93,0.90,135,152,1.50,2800,1.00"
+	"occ,16,3,0.90,0.88,0.93,0.90,135,152,1.50,2800,1.00,50.0,20.0,7.5,5.0"
 is "module id" "$(sed -n 2p "$F/h.csv" | cut -d, -f4)" \
 	"$("$top/scripts/module-id.sh")"
 
@@ -43,6 +63,8 @@ printf '# x\n\n<!-- headline:begin -->\nold\n<!-- headline:end -->\n\ntail\n' \
 README="$F/R.md" "$top/bench/headline-readme.sh" "$F/h.csv" 2>/dev/null
 grep -q '^| 2× | 0.23 \[0.14–0.35\] (2.4 s) | \*\*0.94\*\* \[0.90–0.99\] (59 ms) |$' "$F/R.md" &&
 	ok "the table's 2x row" || no "the table's 2x row: $(grep '2×' "$F/R.md")"
+grep -qF '| 16× | 50.0 % | 20.0 % (7.5 %) | 5.0 % | 1.00 |' "$F/R.md" &&
+	ok "who refused at 16x" || no "who refused at 16x: $(grep '16×' "$F/R.md")"
 grep -q '^tail$' "$F/R.md" && ok "the text after the block kept" ||
 	no "the text after the block lost"
 if README="$F/R.md" "$top/bench/headline-readme.sh" --check "$F/h.csv" \
