@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ovc unit tests - the runner: adds every suite, prints check's summary and
- * exits non-zero when anything failed.
+ * ovc unit tests - the runner: adds every suite, prints check's summary
+ * and what was skipped (SKIPPED: ...), and exits non-zero when anything
+ * failed.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "suites.h"
@@ -56,6 +58,8 @@ int main(void)
 	srunner_add_suite(sr, make_suite_fair());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
+	if(kstage_prog_skipped() != NULL)
+		printf("SKIPPED: %s\n", kstage_prog_skipped());
 	srunner_free(sr);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -47,6 +47,8 @@ Suite *make_suite_octoken(void);
 Suite *make_suite_kstage_scan(void);
 Suite *make_suite_kstage_seen(void);
 Suite *make_suite_kstage_prog(void);
+/* why the kstage_prog suite was skipped (its tests not run), or NULL */
+const char *kstage_prog_skipped(void);
 Suite *make_suite_ksplit(void);
 Suite *make_suite_fair(void);
 
