@@ -48,8 +48,8 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubun
 
 .PHONY: all lib module deps deps-build check check-unit check-asan check-integration bench-soak \
 	check-cfg-examples check-tree \
-	check-all check-docs check-scripts docs demo bench clean format install \
-	uninstall deb check-k60 check-k60-all check-k60-build check-ds64 \
+	check-all check-docs check-scripts docs readme demo bench clean format \
+	install uninstall deb check-k60 check-k60-all check-k60-build check-ds64 \
 	print-version headline
 
 all: lib module
@@ -136,8 +136,16 @@ $(BUILD)/csv_doc: scripts/csv_doc.c modules/ovc/ovc_csv.c $(UNIT_DEPS) \
 	$(CC) $(LIB_CFLAGS) -Imodules/ovc -o $@ $< modules/ovc/ovc_csv.c \
 		$(LIB) -lm
 
+# the module's reference is DocBook in Kamailio's layout
+# (modules/ovc/doc/ovc.xml, ovc_admin.xml); make docs refreshes its
+# generated tables and the plain-text README made from it, make readme
+# the README alone (xsltproc, docbook-xsl and w3m: scripts/gen-readme.sh),
+# make check-docs fails when either drifts
 docs: $(BUILD)/params_doc $(BUILD)/csv_doc
 	./scripts/check-docs.sh --update
+
+readme:
+	./scripts/gen-readme.sh
 
 check-docs: $(BUILD)/params_doc $(BUILD)/csv_doc
 	./scripts/check-docs.sh
@@ -150,6 +158,7 @@ check-docs: $(BUILD)/params_doc $(BUILD)/csv_doc
 # and README.md's headline table and plot regenerated from it.
 headline: all bench-tools
 	./bench/headline.sh
+check-scripts: $(BUILD)/params_doc $(BUILD)/csv_doc
 
 # the shell helpers on fake trees and fabricated runs (no root, no load:
 # scripts/cgroup.sh, the sweep's table and plot, the capacity probe's
@@ -162,6 +171,7 @@ check-scripts: bench-tools
 	./tests/scripts/test_kstage_split.sh
 	./tests/scripts/test_probe.sh
 	./tests/scripts/test_kam_tree_layout.sh
+	./tests/scripts/test_check_docs.sh
 
 # INTEGRATION_RUN=true: builds what the tests need without running them
 # (tests/versions/debroot.sh)
@@ -224,7 +234,7 @@ install: $(MOD)
 	install -d $(DESTDIR)$(MODDIR) $(DESTDIR)$(DOCDIR)/modules \
 		$(DESTDIR)$(DOCDIR)/examples/ovc
 	install -m 0644 $(MOD) $(DESTDIR)$(MODDIR)/ovc.so
-	install -m 0644 modules/ovc/README.md \
+	install -m 0644 modules/ovc/README \
 		$(DESTDIR)$(DOCDIR)/modules/README.ovc
 	install -m 0644 docs/algorithms.md \
 		$(DESTDIR)$(DOCDIR)/modules/README.ovc-algorithms
@@ -248,17 +258,17 @@ format:
 clean:
 	rm -rf $(BUILD) $(MOD)
 
-# the README's modparams table, from the module's one list of them
+# the reference's modparams table, from the module's one list of them
 $(BUILD)/modparams_doc: scripts/modparams_doc.c $(LIB) \
 		modules/ovc/ovc_modparams.h modules/ovc/ovc_modparams.def \
 		modules/ovc/ovc_rxq.h | $(BUILD)/tests
 	$(CC) $(LIB_CFLAGS) -Imodules/ovc -o $@ $< $(LIB) -lm
-docs check-docs: $(BUILD)/modparams_doc
-# the README's statistics table, from the module's one list of them
+docs check-docs check-scripts: $(BUILD)/modparams_doc
+# the reference's statistics table, from the module's one list of them
 $(BUILD)/stats_doc: scripts/stats_doc.c modules/ovc/ovc_stats.def \
 		| $(BUILD)/tests
 	$(CC) $(LIB_CFLAGS) -Imodules/ovc -o $@ $<
-docs check-docs: $(BUILD)/stats_doc
+docs check-docs check-scripts: $(BUILD)/stats_doc
 $(MOD_OBJ): modules/ovc/ovc_modparams.def
 
 # Testbed/campaign tools and the simulator bring their own fragments.

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Every Kamailio configuration example in the docs passes `kamailio -c`
 # against the installed Kamailio and the module as built:
-#   scripts/check-cfg-examples.sh [FILE.md ...]
-# (default: README.md, modules/ovc/README.md, docs/*.md). A fenced block is
+#   scripts/check-cfg-examples.sh [FILE.md|FILE.xml ...]
+# (default: README.md, the module's DocBook reference
+# modules/ovc/doc/ovc_admin.xml, docs/*.md). A block (in Markdown a fenced
+# block, in DocBook a <programlisting>, whose text is a CDATA section) is
 # a configuration example when it holds a loadmodule, a modparam or a
 # route block; a block may hold several, each after a "# --- name ---"
 # line. A complete one (#!KAMAILIO, or loadmodule and request_route and
@@ -11,7 +13,8 @@
 # as it stands; a fragment is checked inside a small proxy that loads the
 # modules the docs' examples use, after its "..." lines (elisions) are
 # dropped and, when it has no request_route, with one that calls
-# ovc_admit(). A block fenced as ```cfg-6.0 needs Kamailio 6.0 or later
+# ovc_admit(). A block fenced as ```cfg-6.0 (DocBook: a programlisting
+# with role="cfg-6.0") needs Kamailio 6.0 or later
 # (e.g. dispatcher's ds_oc_set_attrs()): it is checked against such a
 # Kamailio and counted as skipped against an older one (make check-k60
 # checks them in its Debian 13 root). Prints each failing block with
@@ -28,7 +31,7 @@ mpath="$kmods:$mod_dir"
 # the Kamailio's major version: blocks marked cfg-6.0 need 6 or later
 kmajor=$("$kam" -V 2>/dev/null | sed -n 's/^version: kamailio \([0-9]*\)\..*/\1/p')
 if [ $# -eq 0 ]; then
-	set -- "$top/README.md" "$top/modules/ovc/README.md" "$top"/docs/*.md
+	set -- "$top/README.md" "$top/modules/ovc/doc/ovc_admin.xml" "$top"/docs/*.md
 fi
 work=$(mktemp -d /tmp/ovc-cfg-examples.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -61,12 +64,32 @@ bad=0
 skipped=0
 for md in "$@"; do
 	rel=${md#"$top"/}
-	# each fenced block without a language or marked cfg/kamailio/cfg-6.0,
+	# each fenced block without a language or marked cfg/kamailio/cfg-6.0
+	# (DocBook: each programlisting without a role or with role cfg-6.0),
 	# as block-N files with its first line number (a "v6" in the name of
 	# those marked cfg-6.0)
 	rm -f "$work"/block-*
-	awk -v dir="$work" '
-		/^```/ {
+	awk -v dir="$work" -v xml="$([ "${md%.xml}" != "$md" ] && echo 1)" '
+		xml && !inb && /<programlisting[ >]/ {
+			role = ""
+			if(match($0, /role="[^"]*"/))
+				role = substr($0, RSTART + 6, RLENGTH - 7)
+			if(role != "" && role != "cfg-6.0")
+				next
+			v6 = role == "cfg-6.0" ? "v6" : ""
+			inb = 1; k++; started = 0
+			f = sprintf("%s/block-%04d%s-%d", dir, k, v6, NR + 1)
+			printf "" >f
+			next
+		}
+		xml && inb && /\]\]><\/programlisting>/ {
+			line = $0; sub(/\]\]><\/programlisting>.*/, "", line)
+			if(line != "") print line >>f
+			close(f); inb = 0; started = 0; next
+		}
+		xml && inb && /^<!\[CDATA\[$/ { next }
+		xml && !inb { next }
+		!xml && /^```/ {
 			if(infence) {
 				if(inb) close(f)
 				infence = 0; inb = 0; next

@@ -11,8 +11,8 @@
 #        make install; the list a source package would name as its
 #        Build-Depends); test: that and what the integration tests need
 #        to run (SIPp, Kamailio's extra modules, iproute2); all (default,
-#        make deps): that and the unit, fuzz, sanitizer, valgrind, bench
-#        and packaging tools.
+#        make deps): that and the unit, fuzz, sanitizer, valgrind, bench,
+#        documentation and packaging tools.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,9 +41,12 @@ build_pkgs=(kamailio pkg-config gcc make binutils xz-utils clang
 test_pkgs=(kamailio-extra-modules kamailio-utils-modules sip-tester
 	iproute2 procps python3)
 # unit tests, fuzzing and sanitizers, valgrind, the bench and its plots,
-# the Debian package
+# the Debian package; the module README made from its DocBook and checked
+# (make readme, make check-docs: xsltproc with docbook-xsl, w3m, and
+# xmllint with docbook-xml for the DTD)
 all_pkgs=(check libcap-dev libjansson-dev gnuplot-nox dpkg-dev
-	"libclang-rt-$clang_ver-dev" valgrind lintian curl jq linux-perf)
+	"libclang-rt-$clang_ver-dev" valgrind lintian curl jq linux-perf
+	xsltproc docbook-xsl docbook-xml w3m libxml2-utils)
 case "$profile" in
 build) pkgs=("${build_pkgs[@]}") ;;
 test) pkgs=("${build_pkgs[@]}" "${test_pkgs[@]}") ;;

@@ -17,7 +17,8 @@
 #    the signed Sources index lists. Extracted once into
 #    build/ktree/kamailio-VERSION/.
 # 2. The copy: src/modules/ovc is generated from this repository, its one
-#    source of truth: modules/ovc/*.c *.h *.def, Makefile, CMakeLists.txt;
+#    source of truth: modules/ovc/*.c *.h *.def, Makefile, CMakeLists.txt,
+#    README and doc/ (the DocBook the README is generated from);
 #    the control library src/ and include/ovc/ in lib/ and lib/include/ovc/;
 #    the kernel stage modules/ovc/bpf/ and scripts/bpf_embed.c in bpf/, with
 #    bpf/kstage.env (the maps, from modules/ovc/bpf/bpf.mk). The kernel
@@ -26,7 +27,7 @@
 # 3. make: Kamailio's Makefile (make cfg with prefix
 #    build/ktree/inst-make-VERSION, then the core and, with modules=, ovc
 #    and the modules configs/ovc-proxy.cfg loads, then make install).
-#    cmake: Kamailio's CMake (INCLUDE_MODULES=tm sl ovc, no default group;
+#    cmake: Kamailio's CMake (INCLUDE_MODULES=ovc tm sl, no default group;
 #    the core, tm, sl and ovc built in build/ktree/cmake-VERSION).
 # 4. The check, for each build: ovc.so embeds the version of the tree's
 #    kamailio, and that kamailio -c loads the module (configs/ovc-proxy.cfg
@@ -67,10 +68,11 @@ layout() {
 	mkdir -p "$m/lib/include/ovc" "$m/bpf"
 	cp "$top"/modules/ovc/*.c "$top"/modules/ovc/*.h \
 		"$top"/modules/ovc/*.def "$top/modules/ovc/Makefile" \
-		"$top/modules/ovc/CMakeLists.txt" "$m/"
-	if [ -d "$top/modules/ovc/doc" ]; then
-		cp -r "$top/modules/ovc/doc" "$m/"
-	fi
+		"$top/modules/ovc/CMakeLists.txt" "$top/modules/ovc/README" "$m/"
+	# the docs as every module of the tree has them: doc/ovc.xml (which
+	# Kamailio 6.1's CMake looks for), doc/ovc_admin.xml, doc/Makefile
+	# (make modules-readme), and the README generated from them
+	cp -r "$top/modules/ovc/doc" "$m/"
 	cp "$top"/src/*.c "$top"/src/*.h "$m/lib/"
 	cp "$top"/include/ovc/* "$m/lib/include/ovc/"
 	cp "$top"/modules/ovc/bpf/*.c "$top"/modules/ovc/bpf/*.h \
@@ -302,11 +304,12 @@ EOF
 
 build_cmake() {
 	local b="$work/cmake-$kv" so mp
-	# the core, tm, sl and ovc only (ovc last: Kamailio 6.1's CMake stops
-	# adding a list's modules at the first one without doc/NAME.xml)
-	say "cmake: Kamailio's CMake (INCLUDE_MODULES=tm sl ovc)"
+	# the core, ovc, tm and sl only, ovc first: Kamailio 6.1's CMake stops
+	# adding a list's modules at the first one without doc/NAME.xml, so
+	# tm and sl are built only if ovc's doc/ovc.xml is there
+	say "cmake: Kamailio's CMake (INCLUDE_MODULES=ovc tm sl)"
 	cmake -S "$tree" -B "$b" -DMODULE_GROUP_NAME="" \
-		-DINCLUDE_MODULES="tm sl ovc" -DOVC_KSTAGE=auto \
+		-DINCLUDE_MODULES="ovc tm sl" -DOVC_KSTAGE=auto \
 		>"$work/cmake-cfg.log" 2>&1 ||
 		die "cmake configure failed: $(grep -m5 -iE 'error' "$work/cmake-cfg.log")"
 	cmake --build "$b" -j"$jobs" --target kamailio tm sl ovc \

@@ -2,9 +2,10 @@
 /*
  * modparams_doc - prints the module's plain modparams
  * (modules/ovc/ovc_modparams.def) as a Markdown table (name, type,
- * default, accepted values, unit, meaning). The module README embeds its
- * output between markers; `make docs` refreshes it and `make check-docs`
- * fails when the README and the table disagree.
+ * default, accepted values, unit, meaning). The module's reference
+ * (modules/ovc/doc/ovc_admin.xml) embeds it between markers, as DocBook
+ * (scripts/doc-table.awk); `make docs` refreshes it and `make check-docs`
+ * fails when the reference and the table disagree.
  */
 #include <stdio.h>
 

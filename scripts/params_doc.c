@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * params_doc - prints the parameter registry as a Markdown table (name,
- * type, default, range, unit, meaning). The module README embeds its
- * output between markers; `make docs` refreshes it and `make check-docs`
- * fails when the README and the table disagree.
+ * type, default, range, unit, meaning). The module's reference
+ * (modules/ovc/doc/ovc_admin.xml) embeds it between markers, as DocBook
+ * (scripts/doc-table.awk); `make docs` refreshes it and `make check-docs`
+ * fails when the reference and the table disagree.
  */
 #include <stdio.h>
 

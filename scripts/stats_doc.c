@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * stats_doc - prints the module's statistics (modules/ovc/ovc_stats.def)
- * as a Markdown table (name, kind, unit, meaning). The module README
- * embeds its output between markers; `make docs` refreshes it and
- * `make check-docs` fails when the README and the list disagree.
+ * as a Markdown table (name, kind, unit, meaning). The module's reference
+ * (modules/ovc/doc/ovc_admin.xml) embeds it between markers, as DocBook
+ * (scripts/doc-table.awk); `make docs` refreshes it and `make check-docs`
+ * fails when the reference and the list disagree.
  */
 #include <stdio.h>
 

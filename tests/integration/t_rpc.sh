@@ -87,8 +87,10 @@ check "a refused ovc.set is not logged as a change" \
 	"$(grep -c 'ovc.set occ.target: .* -> 3' "$T_DIR/kam.log") == 0"
 
 # every registry parameter is listed by ovc.get without a name
-n_doc=$(grep -c '^| `[a-z]*\.[a-z_]*`' "$TOP/modules/ovc/README.md")
-n_get=$(rpc ovc.get | grep -cE '^\s+[a-z]+\.[a-z_]+:')
+n_doc=$(awk '/<!-- params:begin -->/ { on = 1 } /<!-- params:end -->/ { on = 0 }
+	on' "$TOP/modules/ovc/doc/ovc_admin.xml" |
+	grep -c '^<row><entry><literal>[a-z]*\.[a-z0-9_]*</literal>')
+n_get=$(rpc ovc.get | grep -cE '^\s+[a-z]+\.[a-z0-9_]+:')
 check "ovc.get lists every registry parameter" "$n_get == $n_doc && $n_get > 40"
 
 # some traffic, then csv, statistics and reset

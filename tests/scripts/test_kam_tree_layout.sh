@@ -24,7 +24,7 @@ n=0
 bad=0
 for f in "$top"/modules/ovc/*; do
 	case "${f##*/}" in
-	README.md | *.so | *.o | bpf) continue ;;
+	*.so | *.o | bpf) continue ;;
 	esac
 	if [ -d "$f" ]; then
 		diff -r "$f" "$m/${f##*/}" >/dev/null ||
@@ -62,6 +62,11 @@ extra=$(cd "$m" && find . -type f ! -name kstage.env | sort | while read -r f; d
 	[ -f "$g" ] || echo "$f"
 done)
 is "nothing in the copy that is not in the repository" "$extra" ""
+# the docs where Kamailio's builds take them: its CMake adds a module of
+# INCLUDE_MODULES only with doc/NAME.xml (6.1 skips the ones after one
+# without) and installs its README; doc/Makefile is its modules-readme's
+is "the copy has doc/ovc.xml, doc/ovc_admin.xml, doc/Makefile, README" \
+	"$(cd "$m" && ls doc/ovc.xml doc/ovc_admin.xml doc/Makefile README 2>/dev/null | wc -l)" 4
 # Kamailio's Makefile.modules compiles the top directory's *.c; the
 # module's Makefile adds lib/*.c and the loader; CMake globs the same
 is "the module's Makefile is Kamailio's module style" \

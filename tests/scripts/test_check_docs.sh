@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# scripts/check-docs.sh on a copy of the module's docs: it passes on the
+# repository as committed, and fails when the generated README no longer
+# is what the DocBook makes, when a generated table is stale, when a
+# modparam or an RPC has no section of its own, when a linkend names no
+# id, and when the XML is not valid DocBook; --update (make docs) mends
+# the tables and the README. Needs the doc tools (build/*_doc, xsltproc,
+# docbook-xsl, docbook-xml, w3m, xmllint: make deps).
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/scripts/lib.sh"
+t=$F/tree
+mkdir -p "$t/scripts" "$t/modules/ovc" "$t/build" "$t/docs"
+cp -r "$top/scripts/." "$t/scripts/"
+cp -r "$top/modules/ovc/doc" "$top/modules/ovc/README" \
+	"$top"/modules/ovc/*.def "$top/modules/ovc/ovc_rpc.c" "$t/modules/ovc/"
+cp "$top"/build/params_doc "$top"/build/modparams_doc \
+	"$top"/build/csv_doc "$top"/build/stats_doc "$t/build/" ||
+	no "build/*_doc missing (make check-docs builds them)"
+cp "$top/README.md" "$t/"
+cp "$top/docs/algorithms.md" "$t/docs/"
+xml=$t/modules/ovc/doc/ovc_admin.xml
+cp "$xml" "$F/admin.xml"
+cp "$t/modules/ovc/README" "$F/README"
+
+# run: check-docs' exit status and its output in $F/out
+run() {
+	"$t/scripts/check-docs.sh" "$@" >"$F/out" 2>&1
+	echo $?
+}
+restore() {
+	cp "$F/admin.xml" "$xml"
+	cp "$F/README" "$t/modules/ovc/README"
+}
+said() { grep -c -- "$1" "$F/out"; }
+
+is "the docs as committed pass" "$(run)" 0
+
+# a word of the prose changed, the README not regenerated
+sed -i '0,/admits everything and still counts/s//admits all and still counts/' "$xml"
+is "an XML change the README lacks fails" "$(run)" 1
+is "... and says the README differs" \
+	"$(said 'modules/ovc/README differs from what')" 1
+is "make docs regenerates the README" "$(run --update)" 0
+is "... which then passes" "$(run)" 0
+grep -q 'admits all and still counts' "$t/modules/ovc/README" ||
+	no "the regenerated README lacks the new wording"
+restore
+
+# a generated table that no longer says what the code says
+sed -i 's#<entry><literal>bbc.high</literal></entry><entry>number</entry><entry>800<#<entry><literal>bbc.high</literal></entry><entry>number</entry><entry>801<#' "$xml"
+is "a stale registry table fails" "$(run)" 1
+is "... and names it" "$(said 'the params table in .* is stale')" 1
+is "make docs rewrites the table" "$(run --update)" 0
+is "... which then passes" "$(run)" 0
+is "... with the code's default" \
+	"$(grep -c '<entry><literal>bbc.high</literal></entry><entry>number</entry><entry>800<' "$xml")" 1
+restore
+
+# a modparam and an RPC without their sections
+sed -i 's#<section id="ovc.p.kstage_budget">#<section id="ovc.p.kstage_budgt">#' "$xml"
+is "a modparam without its section fails" "$(run)" 1
+is "... naming it" "$(said 'no <section id="ovc.p.kstage_budget">')" 1
+restore
+sed -i 's#<section id="ovc.rpc.dst">#<section id="ovc.rpc.dsts">#' "$xml"
+is "an RPC without its section fails" "$(run)" 1
+is "... naming it" "$(said 'no <section id="ovc.rpc.dst">')" 1
+restore
+
+# a link to no section, and an element DocBook does not have
+sed -i '0,/linkend="ovc.p.fair_key"/s//linkend="ovc.p.fair_keys"/' "$xml"
+is "a linkend to no id fails" "$(run)" 1
+is "... naming it" "$(said 'linkend="ovc.p.fair_keys" names no id')" 1
+restore
+sed -i 's#<title>Admin Guide</title>#<title>Admin Guide</title><para><bogus/></para>#' "$xml"
+is "invalid DocBook fails" "$(run)" 1
+is "... saying so" "$(said 'is not valid DocBook 4.4')" 1
+restore
+
+is "restored, the copy passes again" "$(run)" 0
+t_done
