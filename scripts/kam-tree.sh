@@ -29,6 +29,8 @@
 #    and the modules configs/ovc-proxy.cfg loads, then make install).
 #    cmake: Kamailio's CMake (INCLUDE_MODULES=ovc tm sl, no default group;
 #    the core, tm, sl and ovc built in build/ktree/cmake-VERSION).
+#    Before the builds, Kamailio's own doc build (doc/docbook: make README,
+#    make check) is run on the module's doc/ovc.xml.
 # 4. The check, for each build: ovc.so embeds the version of the tree's
 #    kamailio, and that kamailio -c loads the module (configs/ovc-proxy.cfg
 #    for make, a proxy of tm, sl and ovc_admit() for cmake; Kamailio
@@ -91,8 +93,14 @@ fi
 
 # what Kamailio's build needs beyond what make deps installs
 need=()
-for p in bison flex cmake; do
+for p in bison flex cmake xsltproc lynx; do
 	command -v "$p" >/dev/null || need+=("$p")
+done
+# Kamailio's doc build: xsltproc with docbook-xsl and docbook-xml from the
+# system's catalog, lynx for the text
+for p in docbook-xsl docbook-xml; do
+	dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^ii' ||
+		need+=("$p")
 done
 if [ "${#need[@]}" -gt 0 ]; then
 	[ "$(id -u)" = 0 ] || die "missing ${need[*]} (apt-get install ${need[*]})"
@@ -221,6 +229,26 @@ say "Kamailio $kv tree: $tree"
 mdir="$tree/src/modules/ovc"
 layout "$mdir"
 say "laid out $mdir ($(find "$mdir" -name '*.c' | wc -l) C files)"
+
+# Kamailio's own doc build takes the module's DocBook: its
+# doc/docbook/Makefile.module makes the README (xsltproc --xinclude with
+# its readme.xsl, then lynx), and its check (xmllint --postvalid) finds
+# no error but the one every module's book has (xmlns:xi on <book>). The
+# README it writes is put back to the repository's afterwards.
+doc_log="$work/doc.log"
+make -C "$mdir/doc" README >"$doc_log" 2>&1 ||
+	die "Kamailio's doc build (make -C src/modules/ovc/doc README) failed: $(tail -n5 "$doc_log")"
+grep -q '^ovc Module' "$mdir/README" && grep -q 'ovc_admit' "$mdir/README" ||
+	die "Kamailio's doc build made a README without the module's title or ovc_admit: $doc_log"
+lines=$(wc -l <"$mdir/README")
+(make -C "$mdir/doc" check >>"$doc_log" 2>&1 || true)
+verr=$(grep -E 'validity error|parser error' "$doc_log" |
+	grep -v 'No declaration for attribute xmlns:xi of element book' || true)
+[ -z "$verr" ] ||
+	die "Kamailio's doc check (xmllint --postvalid) refuses doc/ovc.xml: $(echo "$verr" | head -n3)"
+cp "$top/modules/ovc/README" "$mdir/README"
+rm -f "$mdir/doc/ovc.d"
+say "ok: Kamailio's doc build makes the README ($lines lines) from doc/ovc.xml and its check accepts it"
 
 # --- 3. and 4. builds and checks -----------------------------------------
 
