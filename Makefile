@@ -46,9 +46,9 @@ UNIT = $(BUILD)/tests/unit_tests
 UNIT_SAN = $(BUILD)/tests/unit_tests_san
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
 
-.PHONY: all lib module deps deps-build check check-unit check-asan check-integration bench-soak \
+.PHONY: all lib module deps deps-build check check-unit check-asan check-integration \
 	check-cfg-examples check-tree \
-	check-all check-docs check-scripts docs readme demo bench clean format \
+	check-all check-docs check-scripts docs readme demo clean format \
 	install uninstall deb check-k60 check-k60-all check-k60-build check-ds64 \
 	print-version headline
 
@@ -160,15 +160,13 @@ headline: all bench-tools
 	./bench/headline.sh
 check-scripts: $(BUILD)/params_doc $(BUILD)/csv_doc
 
-# the shell helpers on fake trees and fabricated runs (no root, no load:
-# scripts/cgroup.sh, the sweep's table and plot, the capacity probe's
-# search)
-check-scripts: bench-tools
+# the shell helpers on fake trees (no root, no load: scripts/cgroup.sh,
+# the capacity probe's search, kam-tree.sh's layout, the headline's chain
+# and the docs' checks); the bench's own script tests are in
+# check-bench-unit (bench/bench.mk)
+check-scripts:
 	./tests/scripts/test_cgroup.sh
-	./tests/scripts/test_sweep_table.sh
 	./tests/scripts/test_headline.sh
-	./tests/scripts/test_es_summary.sh
-	./tests/scripts/test_kstage_split.sh
 	./tests/scripts/test_probe.sh
 	./tests/scripts/test_kam_tree_layout.sh
 	./tests/scripts/test_check_docs.sh
@@ -197,15 +195,7 @@ check-k60-build:
 demo:
 	@./scripts/deps.sh
 	@$(MAKE) --no-print-directory all bench-tools
-	./bench/demo.sh
-
-bench: all
-	./bench/campaign.sh all
-	./bench/soak.sh
-
-# minutes of overload: shm flat, rows balanced, dialogs complete
-bench-soak: all
-	./bench/soak.sh
+	./bench/campaigns/demo.sh
 
 # make install [DESTDIR=/stage] [PREFIX=/usr]: the module into the
 # directory the installed Kamailio loads modules from (kamailio -I: Debian's

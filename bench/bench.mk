@@ -1,8 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bench/bench.mk - testbed tools and their tests; included by the Makefile.
+# bench/bench.mk - the bench's entry points, tools and tests; included by
+# the Makefile.
 #
-#   make bench-tools   build/bench/{ovc-caps,ovc-merge,ovc-bound,ovc-jget}
-#   make check-bench   unit tests (merge, bound) + the short smoke campaign
+#   make bench            every campaign that feeds bench/RESULTS.md
+#                         (bench/ovc-bench all; about 5 hours)
+#   make bench-CAMPAIGN   one campaign or tool: bench/ovc-bench CAMPAIGN
+#                         $(ARGS) (make bench-rsoca ARGS=flash; the list:
+#                         bench/ovc-bench --help)
+#   make bench-tools      build/bench/{ovc-caps,ovc-merge,ovc-bound,ovc-jget}
+#   make check-bench      unit tests (merge, bound), the script tests
+#                         (bench/tests/test_*.sh) + the short smoke campaign
 
 BENCH_BUILD = $(BUILD)/bench
 BENCH_PKG_CFLAGS := $(shell pkg-config --cflags check jansson libcap 2>/dev/null)
@@ -15,7 +22,15 @@ BENCH_TOOLS = $(BENCH_BUILD)/ovc-caps $(BENCH_BUILD)/ovc-merge \
 	$(BENCH_BUILD)/ovc-bound $(BENCH_BUILD)/ovc-jget
 BENCH_TESTS = $(BENCH_BUILD)/bench_tests
 
-.PHONY: bench-tools check-bench check-bench-unit check-bench-smoke
+.PHONY: bench bench-tools check-bench check-bench-unit check-bench-smoke
+
+# the campaigns need the module, the tools and the simulator built
+bench: all bench-tools sim
+	./bench/ovc-bench all
+
+# any other bench-NAME (explicit targets below win over this rule)
+bench-%: all bench-tools sim
+	./bench/ovc-bench $* $(ARGS)
 
 bench-tools: $(BENCH_TOOLS)
 
@@ -44,11 +59,15 @@ $(BENCH_TESTS): bench/tests/test_bench.c $(BENCH_LIB_SRC) $(BENCH_LIB_HDR) \
 
 check-bench: check-bench-unit check-bench-smoke
 
-check-bench-unit: $(BENCH_TESTS)
+# the C unit tests, then the shell scripts on fabricated runs (no root, no
+# load: the sweep's table and plot, the kernel stage's split, the ES table)
+BENCH_SCRIPT_TESTS = $(wildcard bench/tests/test_*.sh)
+check-bench-unit: $(BENCH_TESTS) bench-tools
 	$(BENCH_TESTS)
+	@set -e; for t in $(BENCH_SCRIPT_TESTS); do echo "./$$t"; ./$$t; done
 
 check-bench-smoke: bench-tools
-	./bench/smoke.sh
+	./bench/tests/smoke.sh
 
 # What ovc's fast path costs per call below capacity (bench/RESULTS.md,
 # "What loading ovc costs"): scan + admission sequence + timestamp ioctl.

@@ -8,8 +8,8 @@
 #
 # Holding the machine-wide load lock from start to end: the namespace
 # testbed up (the proxy capped at BENCH_CPU_QUOTA_US, default 20 % of a
-# core), its capacity rho_M calibrated (bench/calibrate.sh), then
-# bench/sweep.sh with no control (`none`: ovc not loaded) against ovc's
+# core), its capacity rho_M calibrated (bench/runners/calibrate.sh), then
+# bench/runners/sweep.sh with no control (`none`: ovc not loaded) against ovc's
 # defaults (`occ`: the config sets `algorithm` only) at HEADLINE_LOADS
 # times rho_M, HEADLINE_RUNS rounds of HEADLINE_SECS seconds per run,
 # and the testbed down again if this script brought it up. About 25
@@ -59,16 +59,16 @@ mkdir -p "$raw"
 started=$(date -u +%FT%TZ)
 echo "headline: load lock held, $started; runs in $raw" >&2
 mine=no
-if ! "$top/bench/testbed.sh" status >/dev/null 2>&1; then
-	"$top/bench/testbed.sh" up
+if ! "$top/bench/testbed/testbed.sh" status >/dev/null 2>&1; then
+	"$top/bench/testbed/testbed.sh" up
 	mine=yes
 fi
-down() { [ "$mine" = no ] || "$top/bench/testbed.sh" down || true; }
+down() { [ "$mine" = no ] || "$top/bench/testbed/testbed.sh" down || true; }
 trap down EXIT
-"$top/bench/calibrate.sh" >"$raw/calibrate.log" 2>&1 ||
+"$top/bench/runners/calibrate.sh" >"$raw/calibrate.log" 2>&1 ||
 	{ cat "$raw/calibrate.log" >&2; exit 1; }
 grep '^RHO_M=' "$raw/calibration.env" >&2
-"$top/bench/sweep.sh" -A "none occ" -r "$loads" -d "$secs" -k "$runs" \
+"$top/bench/runners/sweep.sh" -A "none occ" -r "$loads" -d "$secs" -k "$runs" \
 	-o "$raw/sweep"
 down
 trap - EXIT

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # scripts/cgroup.sh - CPU-capped cgroups on cgroup v1 or v2, the one
 # implementation the integration tests (tests/integration/lib.sh) and the
-# testbed (bench/lib.sh) use. Sourced, never run; needs root.
+# testbed (bench/testbed/lib.sh) use. Sourced, never run; needs root.
 #
 # A group is known by its handle, the group's directory in the hierarchy
 # that carries the cpu controller:

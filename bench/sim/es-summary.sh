@@ -7,6 +7,11 @@
 #
 #   es-summary.sh FILE...
 set -euo pipefail
+. "$(dirname "$0")/../tools/args.sh"
+bench_help_if "$0" "$@"
+bench_nargs 1 - "$@"
+bench_int ES_SUMMARY_LAST "${ES_SUMMARY_LAST:-10}"
+bench_args_checked
 [ $# -gt 0 ] || { echo "usage: es-summary.sh FILE..." >&2; exit 2; }
 last=${ES_SUMMARY_LAST:-10}
 echo "| run | iterations | J, G, Kpc, Kic, Kpq, Kiq at 0 | means over the first $last | means over the last $last | best J (at Kpc, Kic, Kpq, Kiq) |"

@@ -9,6 +9,14 @@
 # comments); a LABEL starting with "sim" is drawn dashed. Top: the cost J;
 # below: Kpc and Kic, then Kpq and Kiq / 10.
 set -euo pipefail
+. "$(dirname "$0")/../tools/args.sh"
+bench_help_if "$0" "$@"
+bench_nargs 2 - "$@"
+for a in "${@:2}"; do
+	[[ "$a" == ?*=* ]] || bench_bad "'$a' is not LABEL=FILE"
+	[ -f "${a#*=}" ] || bench_bad "no file '${a#*=}'"
+done
+bench_args_checked
 out=${1:?usage: plot-es-testbed.sh OUT.png LABEL=FILE...}
 shift
 colors=('#cc0000' '#0066cc' '#009900' '#cc6600' '#884488' '#008888')

@@ -15,6 +15,11 @@
 #        the testbed's calibration, alpha at arrival (es-arrival-*) and at
 #        dequeue (es-dequeue-*)
 set -euo pipefail
+. "$(dirname "$0")/../tools/args.sh"
+bench_help_if "$0" "$@"
+bench_nargs 0 1 "$@"
+[ $# -eq 0 ] || bench_oneof figure "$1" fig7 sweep pi es all
+bench_args_checked
 # ES constants scaled to this model's J (see bench/RESULTS.md, Simulator)
 ES_OPTS_arrival=${ES_OPTS_arrival:---gamma 0.8,0.7,0.2,0.02 --amp 0.25,1,2,5}
 ES_OPTS_dequeue=${ES_OPTS_dequeue:---gamma 1}

@@ -139,7 +139,7 @@ bad:
 	return -1;
 }
 
-/* bench/profile.sh: the rate of whole second s after the load start. */
+/* bench/testbed/profile.sh: the rate of whole second s after the load start. */
 static double bench_rate(const struct sim_profile *p, double t)
 {
 	int s = (int)floor(t), d = p->bdur, third, rec;

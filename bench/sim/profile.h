@@ -7,9 +7,9 @@
  *   gradual:PEAK[:RAMP[:HOLD]]  0 -> PEAK linearly over RAMP s (default 30),
  *                           PEAK for HOLD s (default 30), back to 0 over RAMP
  *   steps:T0=R0,T1=R1,...   R_i from T_i s on (T0 must be 0), up to 16 steps
- *   bench:KIND:PEAK[:DUR[:WARM]]  exactly bench/profile.sh's per-second
+ *   bench:KIND:PEAK[:DUR[:WARM]]  exactly bench/testbed/profile.sh's per-second
  *                           rates (KIND constant, instant or gradual; DUR
- *                           default 20 s, WARM 5 s at 0.3, as bench/run.sh)
+ *                           default 20 s, WARM 5 s at 0.3, as bench/runners/run.sh)
  */
 #ifndef SIM_PROFILE_H
 #define SIM_PROFILE_H
@@ -27,7 +27,7 @@ enum sim_prof_kind
 	SIM_PROF_BENCH,
 };
 
-/* bench/profile.sh's shapes. */
+/* bench/testbed/profile.sh's shapes. */
 enum sim_bench_kind
 {
 	SIM_BENCH_CONSTANT = 0,

@@ -12,7 +12,7 @@ SIM_CORE_OBJ = $(SIM_CORE_SRC:$(SIM_DIR)/%.c=$(SIM_BUILD)/%.o)
 SIM_HDR = $(wildcard $(SIM_DIR)/*.h) $(wildcard include/ovc/*.h)
 SIM_BIN = $(SIM_BUILD)/ovc-sim
 SIM_TUNE = $(SIM_BUILD)/ovc-es-tune
-SIM_TEST_SRC = $(wildcard $(SIM_DIR)/tests/*.c)
+SIM_TEST_SRC = $(wildcard bench/tests/sim/*.c)
 SIM_TEST = $(SIM_BUILD)/check_sim
 SIM_CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || \
 	echo -lcheck -lsubunit -lm -lrt -lpthread)

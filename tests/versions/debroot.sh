@@ -30,7 +30,7 @@
 #     Kamailio 6.0's own RFC 7339 client, dispatcher's algorithm 64, in
 #     front of an ovc core, among them); or the
 #     named ones; build stops after step 3; exec runs CMD (a path in the
-#     checkout, e.g. bench/ds64-campaign.sh; the environment of the root
+#     checkout, e.g. bench/campaigns/ds64.sh; the environment of the root
 #     is empty: pass variables with env) in /ovc under the lock, and what
 #     it writes under /ovc stays in the root until the next run.
 # Prints how long each step took; exits non-zero on any failure. Needs
