@@ -153,11 +153,11 @@ check-docs: $(BUILD)/params_doc $(BUILD)/csv_doc
 
 # The README's headline measured again with the module as built: the
 # testbed's proxy calibrated, no control against ovc's defaults at 1-16x,
-# three runs per point (bench/headline.sh; about 25 minutes holding the
+# three runs per point (bench/campaigns/headline.sh; about 25 minutes holding the
 # machine-wide load lock), bench/results/headline/headline.csv written
 # and README.md's headline table and plot regenerated from it.
 headline: all bench-tools
-	./bench/headline.sh
+	./bench/campaigns/headline.sh
 check-scripts: $(BUILD)/params_doc $(BUILD)/csv_doc
 
 # the shell helpers on fake trees (no root, no load: scripts/cgroup.sh,

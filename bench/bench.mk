@@ -3,7 +3,7 @@
 # the Makefile.
 #
 #   make bench            every campaign that feeds bench/RESULTS.md
-#                         (bench/ovc-bench all; about 5 hours)
+#                         (bench/ovc-bench all; about 5.5 hours)
 #   make bench-CAMPAIGN   one campaign or tool: bench/ovc-bench CAMPAIGN
 #                         $(ARGS) (make bench-rsoca ARGS=flash; the list:
 #                         bench/ovc-bench --help)

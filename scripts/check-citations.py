@@ -15,7 +15,7 @@ Between <!-- cited:begin --> and <!-- cited:end --> every figure (a
 number with a decimal point, or a number followed by "%" or "ms") must
 sit in a citation's text or in `inline code` (the generated headline,
 between <!-- headline:begin --> and <!-- headline:end -->, is checked
-against its CSV by bench/headline-readme.sh instead); outside those
+against its CSV by bench/reports/headline-readme.sh instead); outside those
 markers only the citations themselves are checked.
 
 Every other link to a file of the repository must name a file or folder

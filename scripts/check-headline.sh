@@ -3,7 +3,7 @@
 # check-headline.sh: the README's figures against the results they come
 # from (make check-docs). Fails when the headline block of README.md is
 # not what bench/results/headline/headline.csv gives
-# (bench/headline-readme.sh --check), or when a citation of a results
+# (bench/reports/headline-readme.sh --check), or when a citation of a results
 # row in README.md, bench/RESULTS.md or bench/journal/ does not resolve
 # (nor a link to a file or a section of one), or a figure
 # between <!-- cited:begin --> and <!-- cited:end --> cites no row
@@ -14,7 +14,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 csv="$top/bench/results/headline/headline.csv"
 bad=0
-"$top/bench/headline-readme.sh" --check "$csv" || bad=1
+"$top/bench/reports/headline-readme.sh" --check "$csv" || bad=1
 "$top/scripts/check-citations.py" "$top/README.md" "$top/bench/RESULTS.md" \
 	"$top"/bench/journal/*.md ||
 	bad=1

@@ -8,7 +8,7 @@
 # and build files; the same id wherever those files are the same, across
 # rebases and clones. "+dirty" appended when those files have changes
 # not committed; "unknown" outside a git checkout. The headline records
-# it (bench/headline-csv.sh) and check-docs compares it
+# it (bench/reports/headline-csv.sh) and check-docs compares it
 # (check-headline.sh).
 set -euo pipefail
 top=${1:-$(cd "$(dirname "$0")/.." && pwd)}

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The headline's chain on fabricated data (no load, no root):
-# bench/headline-csv.sh turns a sweep's points and its calibration into
+# bench/reports/headline-csv.sh turns a sweep's points and its calibration into
 # the CSV (identity, calibration, one row per point, none before occ, who
 # refused from the proxy's rows of each run's steady window: kernel stage
 # 100 of 200 arrivals a second, age limit 40, late 10 or 20, the rest 10);
-# bench/headline-readme.sh writes README's block from it and --check
+# bench/reports/headline-readme.sh writes README's block from it and --check
 # passes on that block and fails on a figure edited by hand;
 # scripts/check-citations.py passes a citation whose figures are in the
 # row it names and fails a wrong figure, a missing row, a missing file
@@ -48,7 +48,7 @@ for k in 1 2; do
 		orow 103 500 500 500 0 500
 	} >"$d/ovc_raw.txt"
 done
-"$top/bench/headline-csv.sh" "$F/raw" 2026-11-28T16:00:00Z \
+"$top/bench/reports/headline-csv.sh" "$F/raw" 2026-11-28T16:00:00Z \
 	2026-11-28T16:25:00Z 20 >"$F/h.csv"
 is "CSV rows" "$(wc -l <"$F/h.csv")" 5
 is "none's 2x row" "$(sed -n 2p "$F/h.csv" | cut -d, -f6-)" \
@@ -60,18 +60,18 @@ is "module id" "$(sed -n 2p "$F/h.csv" | cut -d, -f4)" \
 
 printf '# x\n\n<!-- headline:begin -->\nold\n<!-- headline:end -->\n\ntail\n' \
 	>"$F/R.md"
-README="$F/R.md" "$top/bench/headline-readme.sh" "$F/h.csv" 2>/dev/null
+README="$F/R.md" "$top/bench/reports/headline-readme.sh" "$F/h.csv" 2>/dev/null
 grep -q '^| 2× | 0.23 \[0.14–0.35\] (2.4 s) | \*\*0.94\*\* \[0.90–0.99\] (59 ms) |$' "$F/R.md" &&
 	ok "the table's 2x row" || no "the table's 2x row: $(grep '2×' "$F/R.md")"
 grep -qF '| 16× | 50.0 % | 20.0 % (7.5 %) | 5.0 % | 1.00 |' "$F/R.md" &&
 	ok "who refused at 16x" || no "who refused at 16x: $(grep '16×' "$F/R.md")"
 grep -q '^tail$' "$F/R.md" && ok "the text after the block kept" ||
 	no "the text after the block lost"
-if README="$F/R.md" "$top/bench/headline-readme.sh" --check "$F/h.csv" \
+if README="$F/R.md" "$top/bench/reports/headline-readme.sh" --check "$F/h.csv" \
 	2>/dev/null; then ok "--check passes the block as written"; else
 	no "--check fails the block as written"; fi
 sed -i 's/0.90–0.99/0.91–0.99/' "$F/R.md"
-if README="$F/R.md" "$top/bench/headline-readme.sh" --check "$F/h.csv" \
+if README="$F/R.md" "$top/bench/reports/headline-readme.sh" --check "$F/h.csv" \
 	2>/dev/null; then no "--check passes a figure edited by hand"; else
 	ok "--check fails a figure edited by hand"; fi
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bench/headline.sh - measure the README's headline with the module as
+# bench/campaigns/headline.sh - measure the README's headline with the module as
 # built, write bench/results/headline/headline.csv and regenerate the
 # README's headline table and plot from it (`make headline`).
 #
@@ -14,26 +14,18 @@
 # times rho_M, HEADLINE_RUNS rounds of HEADLINE_SECS seconds per run,
 # and the testbed down again if this script brought it up. About 25
 # minutes with the defaults once the lock is held. Then
-# bench/headline-csv.sh writes the CSV (the module's sha256, the commit
+# bench/reports/headline-csv.sh writes the CSV (the module's sha256, the commit
 # and the id of its source tree, the calibration, one row per point) and
-# bench/headline-readme.sh the README's table and the plot.
+# bench/reports/headline-readme.sh the README's table and the plot.
 # Settings (environment): HEADLINE_LOADS (default "1 2 4 8 16"),
 # HEADLINE_RUNS (3), HEADLINE_SECS (20), HEADLINE_RAW (the runs,
 # default bench/out/headline), HEADLINE_CSV (default
 # bench/results/headline/headline.csv).
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-case "${1:-}" in
--h | --help)
-	sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-	exit 0
-	;;
-"") ;;
-*)
-	echo "usage: bench/headline.sh [--help]" >&2
-	exit 2
-	;;
-esac
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/bench/tools/args.sh"
+bench_help_if "$0" "$@"
+bench_nargs 0 0 "$@"
 loads=${HEADLINE_LOADS:-1 2 4 8 16}
 runs=${HEADLINE_RUNS:-3}
 secs=${HEADLINE_SECS:-20}
@@ -47,6 +39,7 @@ done
 	{ echo "headline: HEADLINE_RUNS takes 1..20" >&2; exit 2; }
 [[ "$secs" =~ ^[1-9][0-9]*$ ]] ||
 	{ echo "headline: HEADLINE_SECS takes whole seconds" >&2; exit 2; }
+bench_args_checked
 [ -f "$top/modules/ovc/ovc.so" ] ||
 	{ echo "headline: no modules/ovc/ovc.so: run make first" >&2; exit 1; }
 [ "$(id -u)" = 0 ] ||
@@ -74,7 +67,8 @@ down
 trap - EXIT
 finished=$(date -u +%FT%TZ)
 mkdir -p "$(dirname "$csv")"
-"$top/bench/headline-csv.sh" "$raw" "$started" "$finished" >"$csv.tmp"
+"$top/bench/reports/headline-csv.sh" "$raw" "$started" "$finished" "$secs" \
+	>"$csv.tmp"
 mv "$csv.tmp" "$csv"
 echo "headline: $csv written, $started to $finished" >&2
-"$top/bench/headline-readme.sh" --plot "$csv"
+"$top/bench/reports/headline-readme.sh" --plot "$csv"

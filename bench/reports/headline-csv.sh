@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bench/headline-csv.sh - the headline's CSV from a run of headline.sh.
+# bench/reports/headline-csv.sh - the headline's CSV from a run of headline.sh.
 #
 #   headline-csv.sh RAW FROM TO SECS
 #
@@ -22,9 +22,14 @@
 # way.
 # CSV on stdout.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-[ $# -eq 4 ] || { echo "usage: headline-csv.sh RAW FROM TO SECS" >&2; exit 2; }
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/bench/tools/args.sh"
+bench_help_if "$0" "$@"
+[ $# -eq 4 ] || bench_bad "takes RAW FROM TO SECS"
 raw=$1 from=$2 to=$3 secs=$4
+[ -d "$raw" ] || bench_bad "RAW: no folder '$raw'"
+bench_int SECS "$secs"
+bench_args_checked
 pts="$raw/sweep/sweep-points.csv"
 [ -s "$pts" ] || { echo "headline-csv: no $pts" >&2; exit 1; }
 [ -s "$raw/calibration.env" ] ||

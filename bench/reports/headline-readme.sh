@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# bench/headline-readme.sh - the README's headline from the headline CSV.
+# bench/reports/headline-readme.sh - the README's headline from the headline CSV.
 #
 #   headline-readme.sh [--check | --plot] [CSV]
 #
@@ -17,18 +17,19 @@
 # CSV gives (a figure edited by hand, or a CSV measured again without
 # regenerating the README).
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/bench/tools/args.sh"
+bench_help_if "$0" "$@"
 mode=write
 case "${1:-}" in
 --check | --plot)
 	mode=${1#--}
 	shift
 	;;
--h | --help)
-	sed -n '3,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'
-	exit 0
-	;;
+-*) bench_bad "unknown option '$1'" ;;
 esac
+bench_nargs 0 1 "$@"
+bench_args_checked
 csv=${1:-$top/bench/results/headline/headline.csv}
 readme=${README:-$top/README.md}
 [ -s "$csv" ] || { echo "headline-readme: no $csv (make headline)" >&2; exit 1; }
@@ -134,7 +135,7 @@ if [ "$mode" = check ]; then
 	grep -q '<!-- headline:begin' "$readme" ||
 		{ echo "check-docs: $readme has no <!-- headline:begin --> block" >&2; exit 1; }
 	if [ "$have" != "$new" ]; then
-		echo "check-docs: README.md's headline is not what $rel says (bench/headline-readme.sh rewrites it):" >&2
+		echo "check-docs: README.md's headline is not what $rel says (bench/reports/headline-readme.sh rewrites it):" >&2
 		diff <(printf '%s\n' "$have") <(printf '%s\n' "$new") | head -20 >&2
 		exit 1
 	fi
