@@ -27,7 +27,7 @@ import os
 import re
 import sys
 
-LINK = re.compile(r'\[([^\]]*)\]\(([^)\s]+\.csv)#L(\d+)\)')
+LINK = re.compile(r'\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(([^)\s]+\.csv)#L(\d+)\)')
 NUM = re.compile(r'(?<![\w.])(-?\d+(?:\.\d+)?)(\s*%)?')
 FIGURE = re.compile(r'(?<![\w.\-/])\d+(?:\.\d+)?(?:\s*(?:%|ms\b))|'
                     r'(?<![\w.\-/])\d+\.\d+(?![\w.])')
@@ -116,9 +116,15 @@ def check(page):
                     print(f'check-docs: {where}: {num.group(0).strip()} '
                           f'is not in that row: {rows[row - 1][:160]}')
                     bad = 1
+        cites = [m.group(2) + '#L' + m.group(3) for m in LINK.finditer(line)]
         for m in ANY.finditer(line):
             target = m.group(1)
-            if re.match(r'[a-z]+:', target) or LINK.match('[](' + target + ')'):
+            if re.match(r'[a-z]+:', target) or target in cites:
+                continue
+            if re.search(r'\.csv#L\d+$', target):
+                print(f'check-docs: {page}:{n}: citation of {target}: its '
+                      'text is not read (brackets nested deeper than one)')
+                bad = 1
                 continue
             path, _, anchor = target.partition('#')
             f = os.path.normpath(os.path.join(base, path)) if path else page

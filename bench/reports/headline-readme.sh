@@ -92,7 +92,7 @@ block() {
 			printf "fraction f of occ (the mean of each run, median of the runs). Where f "
 			printf "is 1 the controller from the papers refused nothing: the front-end "
 			printf "rules below did.\n\n"
-			print "| offered | kernel stage | age limit (of it, late calls) | f, guard, fair share | f of occ |"
+			print "| offered | kernel stage | age limit (of it, late calls) | guard, f, fair share | f of occ |"
 			print "|---|---|---|---|---|"
 			for(i = 1; i <= n; i++)
 				if(load[i] in ks)

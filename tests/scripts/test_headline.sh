@@ -84,7 +84,11 @@ if cite; then ok "a resolving citation passes"; else
 printf 'the share [23 %%](res/h.csv#L2)\n' >"$F/c.md"
 if cite; then ok "a percentage of a fraction passes"; else
 	no "a percentage of a fraction fails: $(cat "$F/c.out")"; fi
-for bad in '[0.91](res/h.csv#L5)' '[0.90](res/h.csv#L9)' \
+printf 'x [0.90 [0.88–0.93]](res/h.csv#L5) y\n' >"$F/c.md"
+if cite; then ok "a citation with a bracketed range passes"; else
+	no "a citation with a bracketed range fails: $(cat "$F/c.out")"; fi
+for bad in '[0.91](res/h.csv#L5)' '[0.90 [0.88–0.94]](res/h.csv#L5)' \
+	'[a [b [c]]](res/h.csv#L5)' '[0.90](res/h.csv#L9)' \
 	'[0.90](res/none.csv#L2)' '<!-- cited:begin -->
 0.90 uncited
 <!-- cited:end -->'; do
