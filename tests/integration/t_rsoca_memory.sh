@@ -1,37 +1,50 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # R-SOCA memory control (004 §III-D): INVITEs through the proxy to a UAS
-# that never answers. Memory in use = live transactions x S; above M_min
-# the reaper ends INVITE transactions older than T_I B with a 500 to the
-# UAC (counted in ovc.stats and the CSV), long before tm's own timeout
-# (fr_timer 5 s here, a 408); memory in use stays below M_max; afterwards
-# Kamailio is up and OPTIONS pass again.
+# that never answers, more of them than M_max holds: without control tm
+# would keep every one for its fr_timer (30 s here, longer than the
+# attack), 1500 live transactions against an M_max of 1250. Memory in use =
+# live transactions x S; above M_min the reaper ends INVITE transactions
+# older than T_I B with a 500 to the UAC (counted in ovc.stats and the
+# CSV), so that memory in use, as ovc measures it and as tm counts its
+# transactions (tm.stats, polled), stays below M_max (with the reaper:
+# R x (T_I B + tm's 5 s wait after the final answer) = 150 x 6 s, 900
+# and some); afterwards Kamailio is up and OPTIONS pass again.
 . "$(dirname "$0")/lib.sh"
 
-R=100  # calls/s
+R=150  # calls/s
 DUR=10 # s
 N=$((R * DUR))
 S=1000            # bytes per transaction (rsoca.s)
 MMIN=$((300 * S)) # M_min: 300 live transactions
-MMAX=$((1500 * S)) # M_max: 1500 live transactions
+MMAX=$((1250 * S)) # M_max: 1250 live transactions, below N's 1500
 
-kam_start 'OVC_ALGORITHM="rsoca"' 'TM_FR_TIMER=5000' 'RR_SECRET="memtest"' \
+kam_start 'OVC_ALGORITHM="rsoca"' 'TM_FR_TIMER=30000' 'RR_SECRET="memtest"' \
 	'OVC_PARAM1="rsoca.mem_source=1"' \
 	"OVC_PARAM2=\"rsoca.s=$S\"" "OVC_PARAM3=\"rsoca.mmin_bytes=$MMIN\"" \
 	"OVC_PARAM4=\"rsoca.mmax_bytes=$MMAX\""
-# T_I B = 1 s x 2: an INVITE unanswered for 2 s is over age
-rpc ovc.set rsoca.reap_ti_ms 1000 >/dev/null
+# T_I B = 0.5 s x 2: an INVITE unanswered for 1 s is over age
+rpc ovc.set rsoca.reap_ti_ms 500 >/dev/null
 rpc ovc.set rsoca.reap_b 2 >/dev/null
 # the ramp's rejects answer 503, so every 500 at the UAC is a reaped one
 rpc ovc.set rsoca.reject_code 503 >/dev/null
 rpc ovc.stats >"$T_DIR/stats0.txt"
 grep -q 'tm: 1' "$T_DIR/stats0.txt" || fail "tm bound (ovc.stats rsoca_mem.tm)"
+check "the attack offers more than M_max holds ($N transactions)" \
+	"$N * $S > 1.15 * $MMAX"
 
 uas_start silent "$SCN/uas-silent.xml"
+# tm's own count of its transactions, every 0.2 s while the attack runs
+(while :; do rpc tm.stats | awk '$1 == "current:" { print $2 }'; sleep 0.2
+	done) >"$T_DIR/tm_current.txt" 2>/dev/null &
+poller=$!
+T_PIDS+=("$poller")
 start=$(date +%s)
 UAC_TIMEOUT=40 uac_run atk "$R" "$N"
 log "attack run took $(($(date +%s) - start)) s"
+kill "$poller" 2>/dev/null || true
 uas_stop
+tm_max=$(sort -n "$T_DIR/tm_current.txt" | tail -n1)
 sleep 2
 rpc ovc.csv >"$T_DIR/ovc.csv"
 rpc ovc.stats >"$T_DIR/stats1.txt"
@@ -48,7 +61,9 @@ max_live=$(awk -F',' 'NR == 1 { for(i = 1; i <= NF; i++) c[$i] = i; next }
 mmin_csv=$(awk -F',' 'NR == 1 { for(i = 1; i <= NF; i++) c[$i] = i; next }
 	{ v = $(c["mem_min"]) } END { print v + 0 }' "$T_DIR/ovc.csv")
 log "UAC: 500=$r500 503=$r503 of $N; ended invite (stats)=$ended (csv)=$csv_ended"
-log "memory in use max=$max_use bytes (live max=$max_live), M_min=$MMIN M_max=$MMAX"
+log "memory in use max=$max_use bytes (live max=$max_live; tm.stats current" \
+	"max ${tm_max:-none} of $(wc -l <"$T_DIR/tm_current.txt") polls)," \
+	"M_min=$MMIN M_max=$MMAX"
 check "over-age INVITEs ended with 500 at the UAC" "$r500 >= 100"
 # each ended INVITE is answered 500 by the reaper and nothing else answers
 # 500 here (the ramp answers 503, tm's fr_timer 408): one for one
@@ -58,11 +73,13 @@ check "ended counter up, matches the 500s" "$ended > 0 && $ended == $r500"
 check "per-second CSV counts the ended ones" "$csv_ended == $ended"
 check "memory in use reached M_min" "$max_use >= $MMIN"
 check "memory in use stayed below M_max" "$max_use < $MMAX"
+check "tm's transactions stayed below M_max / S" \
+	"${tm_max:-0} > 0 && ${tm_max:-0} * $S < $MMAX"
 check "CSV shows M_min in force" "$mmin_csv == $MMIN"
 csv_check "$T_DIR/ovc.csv" >/dev/null || fail "ovc.csv rows balance"
 
 # in-dialog transactions to a next hop that never answers: ended without
-# any reply after T_O B = 1 s x 2 (no 408 from tm's fr_timer at 5 s)
+# any reply after T_O B = 1 s x 2 (no 408 from tm's fr_timer at 30 s)
 rpc ovc.set rsoca.mmin_bytes $((50 * S)) >/dev/null
 rpc ovc.set rsoca.reap_to_ms 1000 >/dev/null
 # (BYEs of dialogs the proxy signed: the config refuses any other
