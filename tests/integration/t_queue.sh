@@ -133,12 +133,16 @@ for alg in $ALGS; do
 		fail "$alg: csv balance $bal"
 	fi
 	if [ "$alg" = pi ]; then
-		# 003: T_q = 50 ms; the drain follows u, so the wait tracks it
-		# (bench/RESULTS.md, "pi in the in-core queue": 49.8-50.8 ms
-		# since pi stays in control; 190-406 ms, the queue at its 400 ms
-		# expiry, while it was released every ~2 s)
+		# 003: T_q = 50 ms; the drain follows u, so the wait tracks it.
+		# Measured here (steady mean, this test at 3x, 10 s): 55.8-64.5 ms
+		# in 8 runs 2026-11-26..28 (55.8, 56.0, 61.3, 61.3, 63.6, 63.6,
+		# 64.5, 64.5); 50.1-50.5 ms in 5 longer runs at 8x (bench/RESULTS.md,
+		# "pi in the in-core queue"); pi released every ~2 s held 190-406
+		# ms. The band, -20 %/+44 % of the target, keeps that spread with
+		# 8 ms to spare; the same queue without a delay target wanders
+		# wider (bbc 59.7-88.3 ms, sired 38.1-73.0 ms in the same runs).
 		check "pi: mean queueing delay near the 50 ms target" \
-			"$dmean >= 10 && $dmean <= 150"
+			"$dmean >= 40 && $dmean <= 72"
 		grep -q "reject_at_dequeue: 1" "$T_DIR/pi.stats.txt" &&
 			ok "pi: rejects at dequeue" || fail "pi: rejects at dequeue"
 		s_sent=$(counts_col sos 0_INVITE_Sent)
