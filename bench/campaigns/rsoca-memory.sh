@@ -89,20 +89,31 @@ if [ "$report_only" = 0 ]; then
 	run r2-noreap $((2 * EI)) 0
 fi
 
+# the runs' files: in $out, or, for --report on a folder of bench/results
+# whose runs are packed, in its campaign's raw.tar.xz (fetched into the
+# cache, where the per-run plot data go too); the table and the plot in
+# $out
+in=$out
+if [ "$report_only" = 1 ]; then
+	case "$out" in
+	"$top"/bench/results/*) in=$("$top/bench/tools/results.sh" fetch "$out") ;;
+	esac
+fi
+
 # summary: steady window = seconds 20..DUR-1 of each run (after the first
 # over-age transactions, T_I B = 10 s, plus 10 s)
 {
 	echo "| run | offered calls/s | admitted INVITEs/s (steady) | memory in use MB: mean / min / max (steady) | M_min / M_max MB | above M_max (s) | ended INVITE transactions/s (steady) | 503 (R-SOCA reject) | 500 (ended) at the UAC |"
 	echo "|---|---|---|---|---|---|---|---|---|"
 	for tag in r1-reap r1-noreap r2-reap r2-noreap; do
-		f=$out/$tag.csv
-		t0=$(cat "$out/$tag.start")
+		f=$in/$tag.csv
+		t0=$(cat "$in/$tag.start")
 		rate=$EI
 		[[ $tag == r2* ]] && rate=$((2 * EI))
 		c503=$(awk -F';' 'NR == 1 { for(i = 1; i <= NF; i++) if($i == "3_503_Recv") c = i; next }
-			c { v = $c } END { print v + 0 }' "$out/$tag.uac_counts.csv" 2>/dev/null || echo 0)
+			c { v = $c } END { print v + 0 }' "$in/$tag.uac_counts.csv" 2>/dev/null || echo 0)
 		c500=$(awk -F';' 'NR == 1 { for(i = 1; i <= NF; i++) if($i == "4_500_Recv") c = i; next }
-			c { v = $c } END { print v + 0 }' "$out/$tag.uac_counts.csv" 2>/dev/null || echo 0)
+			c { v = $c } END { print v + 0 }' "$in/$tag.uac_counts.csv" 2>/dev/null || echo 0)
 		awk -F',' -v t0="$t0" -v dur="$DUR" -v tag="$tag" -v rate="$rate" \
 			-v c503="$c503" -v c500="$c500" '
 			NR == 1 { for(i = 1; i <= NF; i++) c[$i] = i; next }
@@ -124,14 +135,14 @@ plots=""
 colors=('#cc0000' '#cc8888' '#0066cc' '#88aadd')
 i=0
 for tag in r1-reap r1-noreap r2-reap r2-noreap; do
-	t0=$(cat "$out/$tag.start")
+	t0=$(cat "$in/$tag.start")
 	awk -F',' -v t0="$t0" 'NR == 1 { for(i = 1; i <= NF; i++) c[$i] = i
 			print "t,mem_mb,mmin_mb,mmax_mb,admitted,ended"; next }
 		{ printf "%d,%.3f,%.3f,%.3f,%d,%d\n", $(c["time"]) - t0,
 			$(c["mem_in_use"]) / 1e6, $(c["mem_min"]) / 1e6,
 			$(c["mem_max"]) / 1e6, $(c["invite_admitted"]),
-			$(c["reaped_invite"]) }' "$out/$tag.csv" >"$out/$tag.plot.csv"
-	plots+="'$out/$tag.plot.csv' using 1:2 with lines lw 2 lc rgb '${colors[$i]}' title '$tag', "
+			$(c["reaped_invite"]) }' "$in/$tag.csv" >"$in/$tag.plot.csv"
+	plots+="'$in/$tag.plot.csv' using 1:2 with lines lw 2 lc rgb '${colors[$i]}' title '$tag', "
 	i=$((i + 1))
 done
 gnuplot <<EOF
@@ -144,10 +155,10 @@ set key outside right top
 set lmargin 10
 set xrange [0:$((DUR + 5))]
 set ylabel "memory in use (MB)"
-plot $plots '$out/r1-reap.plot.csv' using 1:3 with lines dt 2 lw 2 lc rgb '#000000' title 'M_{min}', '$out/r1-reap.plot.csv' using 1:4 with lines dt 3 lw 2 lc rgb '#000000' title 'M_{max}'
+plot $plots '$in/r1-reap.plot.csv' using 1:3 with lines dt 2 lw 2 lc rgb '#000000' title 'M_{min}', '$in/r1-reap.plot.csv' using 1:4 with lines dt 3 lw 2 lc rgb '#000000' title 'M_{max}'
 set xlabel "time since attack start (s)"
 set ylabel "INVITEs admitted/s"
-plot '$out/r1-reap.plot.csv' using 1:5 with lines lw 2 lc rgb '#cc0000' title 'r1-reap', '$out/r1-noreap.plot.csv' using 1:5 with lines lw 2 lc rgb '#cc8888' title 'r1-noreap', '$out/r2-reap.plot.csv' using 1:5 with lines lw 2 lc rgb '#0066cc' title 'r2-reap', '$out/r2-noreap.plot.csv' using 1:5 with lines lw 2 lc rgb '#88aadd' title 'r2-noreap'
+plot '$in/r1-reap.plot.csv' using 1:5 with lines lw 2 lc rgb '#cc0000' title 'r1-reap', '$in/r1-noreap.plot.csv' using 1:5 with lines lw 2 lc rgb '#cc8888' title 'r1-noreap', '$in/r2-reap.plot.csv' using 1:5 with lines lw 2 lc rgb '#0066cc' title 'r2-reap', '$in/r2-noreap.plot.csv' using 1:5 with lines lw 2 lc rgb '#88aadd' title 'r2-noreap'
 unset multiplot
 EOF
 echo "rsoca-memory: results in $out"

@@ -31,6 +31,18 @@ mkdir -p "$out"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
+# a DIR of bench/results: its runs from the campaign's archive when packed
+dirs=()
+for d in "$@"; do
+	case "$(realpath -m "$d")" in
+	"$(cd "$(dirname "$0")/../.." && pwd)"/bench/results/*)
+		d=$("$(dirname "$0")/../tools/results.sh" fetch "$d")
+		;;
+	esac
+	dirs+=("$d")
+done
+set -- ${dirs[@]+"${dirs[@]}"}
+
 if [ $# -gt 0 ]; then
 	# merge: the first header, then every row; later rows of an (arm, r)
 	# replace earlier ones

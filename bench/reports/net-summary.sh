@@ -55,7 +55,9 @@ case "${1:-}" in
 -*) bench_bad "unknown option '$1'" ;;
 *) bench_nargs 1 1 "$@" ;;
 esac
-[ "${1:-}" = --columns ] || [ -d "${!#}" ] || bench_bad "DIR: no folder '${!#}'"
+# a run kept in bench/results may be in its campaign's raw.tar.xz
+[ "${1:-}" = --columns ] || [ -d "${!#}" ] || [[ "${!#}" == *bench/results/* ]] ||
+	bench_bad "DIR: no folder '${!#}'"
 bench_args_checked
 # analysis only: no load, so no load lock (lib.sh would take it)
 BENCH_TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -74,6 +76,12 @@ case "${1:-}" in
 	;;
 esac
 dir=${1:?usage: net-summary.sh [--header|--brief] DIR | --columns}
+# a run under bench/results: from its campaign's archive when packed
+case "$(realpath -m "$dir")" in
+"$BENCH_TOP"/bench/results/*)
+	dir=$("$BENCH_TOP/bench/tools/results.sh" fetch "$dir")
+	;;
+esac
 
 HEADER="topo,mode,profile,mult,rho_m,offered_cps,r,goodput_cps,g,timely_cps,g_timely,bound_g,core_rx_cps,core_rx_r,core_admitted_cps,core_rejected_cps,edge_rejected_cps,edge_refused_cps,edge_passed_cps,uac_503_cps,reject_at_edge_pct,core_cpu,core_reject_cpu_pct,edge_cpu,retrans_per_call,setup_mean_ms,setup_p95_ms,oc_sent_cps,oc_reduction,oc_received_cps,dst_reduction_max,core_rcvbuf_drops,sipp_cpu_max,failed_cps,g_late,g_timely_late,core_rx_r_late,edge1_rx_cps,edge1_refused_cps,edge1_rejected_cps,edge1_dst_red,edge2_rx_cps,edge2_refused_cps,edge2_rejected_cps,edge2_dst_red,git,ovc_so_md5,date,run"
 

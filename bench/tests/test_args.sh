@@ -120,4 +120,7 @@ refuse bench/plots/plot-sweep.sh "$F/none"
 refuse bench/reports/sweep-headline.sh "$F/none"
 refuse bench/reports/kstage-split.sh -n x "$F/d"
 refuse bench/sim/plot.sh fig8
+refuse bench/tools/results.sh unpack
+refuse bench/tools/results.sh fetch
+accept bench/tools/results.sh fetch bench/results/network
 t_done
