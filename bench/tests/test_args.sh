@@ -50,6 +50,9 @@ done
 ok "ovc-bench --help lists every entry"
 [ -n "$(bench/ovc-bench --results)" ] && ok "ovc-bench --results" ||
 	no "ovc-bench --results is empty"
+BENCH_CHECK_ARGS=1 bench/ovc-bench all >/dev/null 2>"$F/err" &&
+	ok "ovc-bench all: every campaign accepts its arguments" ||
+	no "ovc-bench all under BENCH_CHECK_ARGS: $(tail -n3 "$F/err")"
 if bench/ovc-bench nosuch >/dev/null 2>"$F/err"; then
 	no "ovc-bench nosuch accepted"
 else
