@@ -42,7 +42,7 @@ if [ "$n" -gt 8 ]; then
 	echo "es-testbed: bench/runners/run.sh takes at most 8 parameters" >&2
 	exit 1
 fi
-"$here/run.sh" "${args[@]}" >&2
+"$here/runners/run.sh" "${args[@]}" >&2
 [ -n "$rho" ] || rho=$(. "$here/out/calibration.env" && echo "$RHO_M")
 awk -F, -v ct="$ct" -v rho="$rho" '
 	NR == 1 { for(i = 1; i <= NF; i++) c[$i] = i; next }
