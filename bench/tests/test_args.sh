@@ -4,7 +4,8 @@
 # arguments, without root and without load: every script under bench/
 # meant to be run is executable and answers --help with its header; the
 # sourced ones are not executable; every campaign script is listed by
-# bench/ovc-bench, every entry of ovc-bench names a script that exists;
+# bench/ovc-bench, every entry of ovc-bench names a script that exists,
+# every path a script names through its own place exists;
 # bad arguments are refused (exit 2, "see NAME --help") and good ones
 # accepted. The arguments are tried with BENCH_CHECK_ARGS=1, which stops
 # each script once its checks are done (bench/tools/args.sh): a check
@@ -32,6 +33,24 @@ for f in $(git ls-files 'bench/*.sh' 'bench/ovc-bench' | grep -v '^bench/results
 	grep -q 'bench_args_checked' "$f" || [ "$f" = bench/ovc-bench ] ||
 		no "$f does not mark the end of its checks"
 done
+
+# every script or file a script names through its own place ("$here/X",
+# "$top/X", "$BENCH_TOP/X", "$(dirname "$0")/X") exists: here is bench/
+# or the top (whichever holds X), top the top; run-time folders (out/)
+# aside
+for f in $(git ls-files 'bench/*.sh' 'bench/ovc-bench' | grep -v '^bench/results/'); do
+	[ "$f" != bench/tests/test_args.sh ] || continue
+	while read -r t; do
+		rest=${t#*/}
+		case "$t" in
+		*'/out/'* | *'/out') continue ;;
+		'$here/'*) [ -e "bench/$rest" ] || [ -e "$rest" ] ;;
+		'$(dirname "$0")/'*) [ -e "$(dirname "$f")/${t#*\)/}" ] ;;
+		*) [ -e "$rest" ] ;;
+		esac || no "$f names $t, which does not exist"
+	done < <(grep -o -E '\$(here|top|BENCH_TOP)/[A-Za-z0-9_./-]+|\$\(dirname "\$0"\)/[A-Za-z0-9_./-]+' "$f" | sort -u)
+done
+ok "every path a script names through its place exists"
 
 # ovc-bench: every campaign script listed, every entry's script there
 list=$(bench/ovc-bench --list)
