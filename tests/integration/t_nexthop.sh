@@ -16,6 +16,9 @@
 #  2. local: the core in network_mode local, the edge as before, ~4x: the
 #     core refuses for itself and the edge hears no feedback (no oc in
 #     the core's responses: ovc.dst without feedbacks, nothing refused).
+#     Hop by hop against this local control, over each run's second half:
+#     the core receives fewer INVITEs/s (the edge refuses for it) and the
+#     UAS completes at least 0.9x as many calls/s.
 #  3. direct: a UAC whose Via has no oc straight to the core (hop mode,
 #     overloaded at ~2x): no response it gets carries an oc parameter
 #     (SIPp -trace_msg), while the core does reject.
@@ -181,6 +184,24 @@ check "(c) the core in local mode refused for itself" "$c_rej2 > 0"
 check "(c) the edge heard no feedback from a local core" \
 	"${fb2:-0} == 0 && ${ref2:-0} == 0 && $(csv_sum "$T_DIR/edge2.csv" oc_received) == 0"
 check "(c) the local core wrote no oc" "$(csv_sum "$T_DIR/core2.csv" oc_sent) == 0"
+# hop by hop against local control, each over its run's second half
+hop_first=$FIRST
+FIRST=$(awk -F',' 'NR == 1 { for(i = 1; i <= NF; i++) if($i == "invite_offered") c = i; next }
+	$c > 0 { print $1; exit }' "$T_DIR/edge2.csv")
+FIRST=${FIRST:-0}
+lhalf=$((LOCAL_SECS / 2))
+rx_loc=$(window "$T_DIR/core2.csv" invite_offered "$lhalf" "$LOCAL_SECS")
+good_loc=$(completed_rate uas2 "$lhalf" "$LOCAL_SECS")
+FIRST=$hop_first
+rx_hop_s=$(awk -v a="$rx2" -v s="$secs2" 'BEGIN { printf "%.1f", a / s }')
+rx_loc_s=$(awk -v a="$rx_loc" -v s="$((LOCAL_SECS - lhalf))" \
+	'BEGIN { printf "%.1f", a / s }')
+log "hop against local (2nd halves): core received $rx_hop_s against" \
+	"$rx_loc_s INVITEs/s, UAS completed $good2 against $good_loc calls/s"
+check "(c) hop by hop spared the core INVITEs local control had it refuse" \
+	"$rx_hop_s < $rx_loc_s"
+check "(c) hop by hop completed at least 0.9x local control's calls/s" \
+	"$good2 >= 0.9 * $good_loc"
 if bal=$(csv_check "$T_DIR/core2.csv"); then ok "(e) core csv balance $bal"; else fail "(e) core csv balance $bal"; fi
 
 # --- 3. a client without oc straight to the hop-mode core
