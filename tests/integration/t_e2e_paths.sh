@@ -12,12 +12,20 @@
 #     of the calls; the largest of them, 60, would have the callers refuse
 #     calls the second path can take);
 # every call of both phases set up (no refusal at the edge, whose callers
-# offer oc), and the fake server's value is what the edge's ovc.dst shows.
+# offer oc), and the fake server's value is what the edge's ovc.dst shows;
+#  3. an overloaded path: behind a new edge a real ovc core (hop), capped
+#     at 0.05 CPU and offered about 4x what it can take: the core refuses
+#     and announces a reduction (its CSV's oc_reduction), and the edge
+#     passes it on to its callers (the median oc of their 200s after the
+#     first second is above 0 and at most the core's largest), refusing
+#     none of their calls itself.
 . "$(dirname "$0")/lib.sh"
 
 SECS1=${SECS1:-4}
 SECS2=${SECS2:-6}
 RATE=${RATE:-40} # calls/s in phase 2, both callers together
+SECS3=${SECS3:-5}
+CORE_QUOTA_US=${CORE_QUOTA_US:-5000} # phase 3's core: 0.05 CPU
 
 OC_PORT=$((T_BASE + 5))  # the server asking for 60 %
 UAC2_PORT=$((T_BASE + 6)) # the second caller
@@ -113,4 +121,46 @@ check "(2) a quarter of the calls to the 60 % hop: the edge announces 15" \
 	"$v2 >= 12 && $v2 <= 18 && $v2b >= 12 && $v2b <= 18"
 check "(2) every call set up" \
 	"$s2 == $((RATE * 3 / 4 * SECS2)) && $s1b == $((RATE / 4 * SECS2)) && $f2 + $f1b == 0"
+
+# --- 3. an overloaded path: a capped ovc core behind a new edge
+kam_stop
+uas_stop
+load_scale
+# about 4x the core's capacity (a call costs LOAD_COST us of CPU here)
+RATE3=$(awk -v q="$CORE_QUOTA_US" -v c="${LOAD_COST:-$OVC_REF_US_PER_CALL}" \
+	'BEGIN { r = 4 * q / 100000 / (c / 1e6); printf "%d\n", r < 400 ? r : 400 }')
+CORE_PORT=$((T_BASE + 8))
+CORE_CTL="unix:$T_DIR/core.ctl"
+cg=$(cg_make "$CORE_QUOTA_US" 100000)
+uas_start uas3
+PROXY_PORT=$CORE_PORT CTL=$CORE_CTL kam_start -c "$cg" -n core \
+	'OVC_NETWORK_MODE="hop"' || finish
+CORE=$T_KPID
+UAS_PORT=$CORE_PORT KAM_CHILDREN=2 kam_start -n edge3 'OVC_NETWORK_MODE="e2e"' \
+	OVC_DST_ADMIT || finish
+uac uac3 core "$UAC_PORT" "$RATE3" $((RATE3 * SECS3))
+wait "$UAC_PID" || true
+sleep 2.5 # the last seconds reach both histories
+rpc ovc.csv >"$T_DIR/edge3.csv" || true
+kamcmd -s "$CORE_CTL" ovc.csv >"$T_DIR/core3.csv" || true
+kam_stop
+T_KPID=$CORE CTL=$CORE_CTL kam_stop
+uas_stop
+n3=$(oc_values "$T_DIR/uac3/msg.log" | wc -l)
+v3=$(oc_values "$T_DIR/uac3/msg.log" | median_after $((n3 / SECS3)))
+red3=$(awk -F',' 'NR == 1 { for(i = 1; i <= NF; i++) if($i == "oc_reduction") c = i; next }
+	$c > m { m = $c } END { print m + 0 }' "$T_DIR/core3.csv")
+c_rej3=$(csv_sum "$T_DIR/core3.csv" invite_rejected)
+e_ref3=$(($(csv_sum "$T_DIR/edge3.csv" dst_refused) + $(csv_sum "$T_DIR/edge3.csv" invite_rejected)))
+read -r s3 f3 < <(uac_calls uac3)
+log "phase 3: $RATE3 calls/s for $SECS3 s to a core capped at" \
+	"$CORE_QUOTA_US/100000 us: $s3 set up, $f3 failed; core rejected" \
+	"$c_rej3, announced up to $red3 %; the edge refused $e_ref3 and" \
+	"announced a median $v3 % after the first second (of $n3 200s)"
+check "(3) the core behind the edge was overloaded: it refused and announced a reduction" \
+	"$c_rej3 > 0 && $red3 > 0"
+check "(3) the edge passed the overloaded path's reduction on to its callers" \
+	"$v3 > 0 && $v3 <= $red3"
+check "(3) the edge refused none of its callers' calls (they offer oc)" \
+	"$e_ref3 == 0"
 finish
