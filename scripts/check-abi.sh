@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Verify that a built module embeds exactly the version and compile-flags
-# strings of the installed kamailio binary (KAMAILIO, default kamailio);
+# Verify that a built module embeds exactly the version string of the
+# installed kamailio binary (KAMAILIO, default kamailio) and the
+# compile-flags string it checks modules against (scripts/kam-flags.sh);
 # kamailio refuses (and exits) at load time otherwise. Prints both strings
 # on a mismatch.
 set -euo pipefail
@@ -9,7 +10,9 @@ so=${1:?usage: check-abi.sh module.so}
 kam=${KAMAILIO:-kamailio}
 kv=$("$kam" -V 2>/dev/null) || { echo "check-abi: $kam -V failed (run make deps)" >&2; exit 1; }
 want_ver=$(printf '%s\n' "$kv" | sed -n 's/^version: \(.*[^ ]\) *$/\1/p')
-want_flags=$(printf '%s\n' "$kv" | sed -n 's/^flags: \(.*\)$/\1/p')
+# the flags its own modules carry (scripts/kam-flags.sh), which -V does
+# not always print
+want_flags=$("$(dirname "$0")/kam-flags.sh" "$kam")
 strs=$(strings -a "$so")
 ok=1
 # Here-strings, not pipes: with pipefail, grep -q exiting at the first match
@@ -23,7 +26,7 @@ if ! grep -qxF "$want_ver" <<<"$strs"; then
 fi
 if ! grep -qxF "$want_flags" <<<"$strs"; then
 	echo "check-abi: compile flags mismatch in $so" >&2
-	echo "  kamailio -V : $want_flags" >&2
+	echo "  kamailio    : $want_flags" >&2
 	echo "  module has  : $(grep -m1 '^USE_' <<<"$strs" || echo '(none)')" >&2
 	ok=0
 fi

@@ -13,44 +13,57 @@
 #     server's build), else of KSRC/Makefile.defs evaluated for the
 #     installed server's directories (Debian's setting for its package);
 #  2. made to agree with the server itself: each define whose flag
-#     core/ver_defs.h prints is set or cleared as the server's flags line
-#     shows it (kamailio -V), and NAME, VERSION, ARCH, OS, VERSIONVAL,
-#     COMPILER and ADAPTIVE_WAIT_LOOPS are taken from the server.
-# Fails when the tree's version is not the server's. The built module is
-# still checked against the server by scripts/check-abi.sh.
+#     core/ver_defs.h prints is set or cleared as the flags the server
+#     checks modules against show it (scripts/kam-flags.sh: its own
+#     modules', else kamailio -V's flags line), and NAME, VERSION, ARCH,
+#     OS, VERSIONVAL, COMPILER and ADAPTIVE_WAIT_LOOPS are taken from the
+#     server (kamailio -V).
+# Fails when the tree's version is not the server's, unless the tree is of
+# the same X.Y series and marked so (a file .series beside src/, written
+# by scripts/deps.sh when it took the headers from KAM_SRC). The built
+# module is still checked against the server by scripts/check-abi.sh.
 set -euo pipefail
-ksrc=${1:?usage: kam-defs.sh KSRC [KAMAILIO]}
+ksrc=${1:?usage: kam-defs.sh KSRC [KAMAILIO | --tree]}
 kam=${2:-kamailio}
 die() { echo "kam-defs: ERROR: $*" >&2; exit 1; }
 ksrc=$(cd "$ksrc" 2>/dev/null && pwd) || die "no folder $1"
 
 [ -f "$ksrc/Makefile.defs" ] && [ -f "$ksrc/core/ver_defs.h" ] ||
 	die "$ksrc is not a Kamailio src/ tree (Makefile.defs, core/ver_defs.h)"
-kv=$("$kam" -V 2>/dev/null) || die "$kam -V failed (kamailio installed?)"
-ki=$("$kam" -I 2>/dev/null) || die "$kam -I failed"
+# --tree: no server (a compile-only check against a tree of a release
+# not installed here): the tree's own defines, for a default install
+if [ "$kam" = --tree ]; then
+	name=kamailio prefix=/usr/local libdir=lib64
+	cfgdir=/usr/local/etc/kamailio/
+else
+	kv=$("$kam" -V 2>/dev/null) || die "$kam -V failed (kamailio installed?)"
+	ki=$("$kam" -I 2>/dev/null) || die "$kam -I failed"
 
-# the server: "version: kamailio 5.6.3 (x86_64/linux)", its flags line,
-# its compiler and its adaptive-wait loops
-vline=$(sed -n 's/^version: *\(.*[^ ]\) *$/\1/p' <<<"$kv")
-flags=$(sed -n 's/^flags: *//p' <<<"$kv")
-re='^([^ ]+) ([^ ]+) \(([^/]+)/([^)]+)\)$'
-[[ $vline =~ $re ]] || die "unexpected version line from $kam -V: '$vline'"
-name=${BASH_REMATCH[1]} ver=${BASH_REMATCH[2]}
-arch=${BASH_REMATCH[3]} os=${BASH_REMATCH[4]}
-compiler=$(sed -n 's/^compiled with *//p' <<<"$kv" | sed 's/ *$//')
-loops=$(grep -oE 'ADAPTIVE_WAIT_LOOPS[ =]*[0-9]+' <<<"$kv" |
-	grep -oE '[0-9]+$' || true)
-[[ $ver =~ ^([0-9]+)\.([0-9]+)\.([0-9]+) ]] || die "version '$ver'"
-verval=$(printf '%d%03d%03d' "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" \
-	"${BASH_REMATCH[3]}")
-modpath=$(sed -n 's/^ *Default paths to modules: *//p' <<<"$ki" | cut -d: -f1)
-cfgfile=$(sed -n 's/^ *Default config: *//p' <<<"$ki")
-libre='^(.*)/(lib[^/]*(/[^/]+)?)/[^/]+/modules/?$'
-prefix=/usr/local libdir=lib64
-if [[ $modpath =~ $libre ]]; then
-	prefix=${BASH_REMATCH[1]} libdir=${BASH_REMATCH[2]}
+	# the server: "version: kamailio 5.6.3 (x86_64/linux)", its flags line,
+	# its compiler and its adaptive-wait loops
+	vline=$(sed -n 's/^version: *\(.*[^ ]\) *$/\1/p' <<<"$kv")
+	# the flags the server compares a module's with (scripts/kam-flags.sh:
+	# those of its own modules, which kamailio -V does not always print)
+	flags=$("$(dirname "$0")/kam-flags.sh" -v "$kam")
+	re='^([^ ]+) ([^ ]+) \(([^/]+)/([^)]+)\)$'
+	[[ $vline =~ $re ]] || die "unexpected version line from $kam -V: '$vline'"
+	name=${BASH_REMATCH[1]} ver=${BASH_REMATCH[2]}
+	arch=${BASH_REMATCH[3]} os=${BASH_REMATCH[4]}
+	compiler=$(sed -n 's/^compiled with *//p' <<<"$kv" | sed 's/ *$//')
+	loops=$(grep -oE 'ADAPTIVE_WAIT_LOOPS[ =]*[0-9]+' <<<"$kv" |
+		grep -oE '[0-9]+$' || true)
+	[[ $ver =~ ^([0-9]+)\.([0-9]+)\.([0-9]+) ]] || die "version '$ver'"
+	verval=$(printf '%d%03d%03d' "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" \
+		"${BASH_REMATCH[3]}")
+	modpath=$(sed -n 's/^ *Default paths to modules: *//p' <<<"$ki" | cut -d: -f1)
+	cfgfile=$(sed -n 's/^ *Default config: *//p' <<<"$ki")
+	libre='^(.*)/(lib[^/]*(/[^/]+)?)/[^/]+/modules/?$'
+	prefix=/usr/local libdir=lib64
+	if [[ $modpath =~ $libre ]]; then
+		prefix=${BASH_REMATCH[1]} libdir=${BASH_REMATCH[2]}
+	fi
+	cfgdir=$(dirname "${cfgfile:-/usr/local/etc/kamailio/kamailio.cfg}")/
 fi
-cfgdir=$(dirname "${cfgfile:-/usr/local/etc/kamailio/kamailio.cfg}")/
 
 # 1. Kamailio's own defines for this tree
 mk=$(mktemp)
@@ -74,6 +87,10 @@ out=$(cd "$ksrc" && env -i PATH="$PATH" make -s --no-print-directory \
 	die "evaluating $ksrc's Makefile.defs failed"
 defs=$(sed -n 's/^K_DEFS //p' <<<"$out")
 [ -n "$defs" ] || die "no C_DEFS from $ksrc"
+if [ "$kam" = --tree ]; then
+	echo "$defs -DMOD_NAME='\"ovc\"'"
+	exit 0
+fi
 
 # the defines as the shell reads them (the make output is shell words:
 # -DCOMPILER='"gcc 12.2.0"' is one), name -> value ("" for a bare -DX)
@@ -90,8 +107,15 @@ done
 tver=${val[VERSION]:-}
 tver=${tver#=\"}
 tver=${tver%\"}
-[ "$tver" = "$ver" ] ||
-	die "the source tree $ksrc is Kamailio $tver, the server $kam is $ver"
+# a tree of another release of the server's X.Y series only when the
+# headers' maker said so (scripts/deps.sh, KAM_SRC: the package's own
+# source not to be had), in a file .series beside src/
+if [ "$tver" != "$ver" ]; then
+	[ "${tver%.*}" = "${ver%.*}" ] && [ -f "$ksrc/../.series" ] ||
+		die "the source tree $ksrc is Kamailio $tver, the server $kam is $ver"
+	echo "kam-defs: headers of Kamailio $tver for the server's $ver" \
+		"($(head -n1 "$ksrc/../.series"))" >&2
+fi
 declare -A seen=()
 for k in "${order[@]}"; do seen[$k]=1; done
 setd() { [ -n "${seen[$1]+x}" ] || order+=("$1"); seen[$1]=1; val[$1]=${2:-}; }

@@ -88,10 +88,19 @@ if [ "$mine" = "$(cat "$TOP/build/kam-defs" 2>/dev/null)" ]; then
 else
 	fail "build/kam-defs differs from what kam-defs.sh derives now"
 fi
-mkdir -p "$T_DIR/fake"
-printf '#!/bin/sh\nkamailio "$@" | sed "%s"\n' \
+mkdir -p "$T_DIR/fake" "$T_DIR/fake/lib/kamailio/modules"
+# a server built otherwise, whose modules (none in its module directory)
+# do not say otherwise
+printf '#!/bin/sh\nkamailio "$@" | sed "%s; %s"\n' \
 	's/, USE_SCTP//; s/FAST_LOCK-ADAPTIVE_WAIT/FAST_LOCK-BUSY_WAIT/' \
+	"s|\\(paths to modules:\\).*|\\1 $T_DIR/fake/lib/kamailio/modules|" \
 	>"$T_DIR/fake/kam-other-flags"
+# a server whose kamailio -V prints flags its own modules lack, and checks
+# modules against theirs (Debian's 6.1.5, a CMake build: the memory
+# managers' debug flags follow DBG_SR_MEMORY in the core only)
+dbg=', DBG_QM_MALLOC, DBG_F_MALLOC, DBG_TLSF_MALLOC'
+printf '#!/bin/sh\nkamailio "$@" | sed "/^flags:/s/DBG_SR_MEMORY/&%s/"\n' \
+	"$dbg" >"$T_DIR/fake/kam-core-flags"
 # the installed server's version, dots escaped for sed
 kver=$(kamailio -V | sed -n 's/^version: [^ ]* \([0-9.]*\) .*/\1/p')
 printf '#!/bin/sh\nkamailio "$@" | sed "s/ %s / 9.9.9 /"\n' \
@@ -103,6 +112,17 @@ if [[ $other != *" -DUSE_SCTP "* && $other == *" -DBUSY_WAIT "* &&
 	ok "a server without USE_SCTP, with FAST_LOCK-BUSY_WAIT: defines follow"
 else
 	fail "defines do not follow the server's flags: $other"
+fi
+core=" $("$TOP/scripts/kam-defs.sh" "$ksrc" "$T_DIR/fake/kam-core-flags" \
+	2>/dev/null) "
+want=$("$TOP/scripts/kam-flags.sh")
+got=$("$TOP/scripts/kam-flags.sh" "$T_DIR/fake/kam-core-flags")
+if [[ $core != *" -DDBG_QM_MALLOC "* && $core != *" -DDBG_F_MALLOC "* &&
+	$core == *" -DDBG_SR_MEMORY "* && $got == "$want" &&
+	$got != *DBG_QM_MALLOC* ]]; then
+	ok "a server printing flags its modules lack: defines follow its modules"
+else
+	fail "defines follow kamailio -V, not the server's modules: $core"
 fi
 if out=$("$TOP/scripts/kam-defs.sh" "$ksrc" \
 	"$T_DIR/fake/kam-other-version" 2>&1); then
