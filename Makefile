@@ -50,6 +50,7 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubun
 	check-cfg-examples check-tree \
 	check-all check-docs check-scripts docs readme demo clean format \
 	install uninstall deb check-k60 check-k60-all check-k60-build check-ds64 \
+	check-k61 check-k61-all check-k58-build \
 	print-version headline
 
 all: lib module
@@ -79,7 +80,8 @@ $(KSRC)/core/sr_module.h:
 	@echo "Kamailio headers missing in $(KSRC): run 'make deps' first" >&2
 	@exit 1
 
-$(K_DEFS_FILE): scripts/kam-defs.sh $(KSRC)/core/sr_module.h $(K_BIN) \
+$(K_DEFS_FILE): scripts/kam-defs.sh scripts/kam-flags.sh $(KSRC)/core/sr_module.h \
+		$(K_BIN) \
 		$(wildcard $(KSRC)/config.mak) | $(BUILD)/mod
 	./scripts/kam-defs.sh $(KSRC) $(KAMAILIO) >$@.tmp && mv $@.tmp $@
 $(BUILD)/mod/%.o: modules/ovc/%.c $(wildcard modules/ovc/*.h) \
@@ -191,6 +193,21 @@ check-k60-all:
 	./tests/versions/debroot.sh trixie all
 check-k60-build:
 	./tests/versions/debroot.sh trixie build
+
+# Kamailio 6.1 (Debian sid's package) in a sid root, as check-k60 (not
+# part of check): sid lists the package's source but does not serve it,
+# so KAM_SRC= Kamailio's git repository (its tag of that release, else the
+# newest 6.1.N) or a 6.1 release tarball gives the headers
+# (tests/versions/debroot.sh). Kamailio 5.8, compile only (no server of
+# it here): every module file against the newest 5.8.N of KAM_SRC
+# (tests/versions/headers.sh).
+KAM_SRC ?=
+check-k61:
+	KAM_SRC="$(KAM_SRC)" ./tests/versions/debroot.sh sid quick
+check-k61-all:
+	KAM_SRC="$(KAM_SRC)" ./tests/versions/debroot.sh sid all
+check-k58-build:
+	KAM_SRC="$(KAM_SRC)" ./tests/versions/headers.sh 5.8
 
 demo:
 	@./scripts/deps.sh

@@ -13,6 +13,12 @@
 #        to run (SIPp, Kamailio's extra modules, iproute2); all (default,
 #        make deps): that and the unit, fuzz, sanitizer, valgrind, bench,
 #        documentation and packaging tools.
+#
+# The headers come from the package's source (apt-get source). Where the
+# archive does not serve it (sid's 6.1.5-1), KAM_SRC= a Kamailio release
+# tarball of the same X.Y series gives them; when its release is another
+# than the package's, the headers say so (.deps/kamailio-VERSION/.series)
+# and scripts/kam-defs.sh accepts them for the server.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,13 +31,27 @@ say() { echo "deps: $*"; }
 osr=${OS_RELEASE:-/etc/os-release}
 suite=$(. "$osr" 2>/dev/null && echo "${VERSION_CODENAME:-}") ||
 	die "cannot read $osr"
+# unstable names the next release (forky) as testing does; its
+# PRETTY_NAME ends in /sid
+case "$(. "$osr" 2>/dev/null && echo "${PRETTY_NAME:-}")" in
+*/sid) suite=sid ;;
+esac
 case "$suite" in
 bookworm) clang_ver=14 ;;
 trixie) clang_ver=19 ;;
-*) die "ovc supports Debian bookworm and trixie; $osr names '${suite:-no suite}'" ;;
+# unstable (Kamailio 6.1, tests/versions/debroot.sh sid): its default
+# clang, asked when the sanitizer runtime is to be installed
+sid) clang_ver="" ;;
+*) die "ovc supports Debian bookworm and trixie (and sid for Kamailio" \
+	"6.1); $osr names '${suite:-no suite}'" ;;
 esac
 
 profile=${1:-all}
+if [ -z "$clang_ver" ] && [ "$profile" = all ]; then
+	clang_ver=$(apt-cache depends clang 2>/dev/null |
+		sed -n 's/^ *Depends: clang-\([0-9][0-9]*\)$/\1/p' | head -n1)
+	[ -n "$clang_ver" ] || die "cannot tell $suite's default clang version"
+fi
 # building the module: the server (its -V and -I give the defines and the
 # module path), a C compiler, clang for the kernel stage's socket filter,
 # the kernel's headers, and xz for the Kamailio source headers
@@ -99,10 +119,12 @@ if [ ! -f "$stamp" ]; then
 	if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ &&
 		! grep -qs '^deb-src' /etc/apt/sources.list; then
 		say "adding deb-src entry $srcl"
+		suites=$suite
+		[ "$suite" = sid ] || suites+=" $suite-updates"
 		cat >"$srcl" <<EOS
 Types: deb-src
 URIs: http://deb.debian.org/debian
-Suites: $suite $suite-updates
+Suites: $suites
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOS
@@ -122,6 +144,36 @@ EOS
 		>"$dl/apt.log" 2>&1 || srcrc=$?
 	orig=$(ls "$dl"/kamailio_"$upver".orig.tar.* 2>/dev/null |
 		grep -v '\.asc$' | head -n1 || true)
+	series=""
+	if [ -n "${srcrc:-}" ] && [ -z "$orig" ] && [ -n "${KAM_SRC:-}" ]; then
+		# the archive lists the source but does not serve it (sid's
+		# 6.1.5-1): Kamailio's own source of that X.Y series, a release
+		# tarball whose top folder holds src/ (tests/versions/debroot.sh
+		# makes one from Kamailio's git: the package's tag, else the
+		# newest of its series)
+		[ -f "$KAM_SRC" ] || die "KAM_SRC=$KAM_SRC is not a file"
+		# (head ends tar early: its SIGPIPE is no failure here)
+		top_dir=$(tar -tf "$KAM_SRC" | head -n1 || true)
+		top_dir=${top_dir%%/*}
+		sver=$(tar -xOf "$KAM_SRC" "$top_dir/src/Makefile.defs" |
+			awk '$2 == "=" && $1 == "VERSION" { v = $3 }
+				$2 == "=" && $1 == "PATCHLEVEL" { p = $3 }
+				$2 == "=" && $1 == "SUBLEVEL" { s = $3 }
+				END { print v "." p "." s }')
+		[ "${sver%.*}" = "${upver%.*}" ] ||
+			die "KAM_SRC=$KAM_SRC is Kamailio $sver, not of kamailio $upver's series"
+		say "no source of kamailio=$kver in the archive" \
+			"(apt-get source failed): the headers of Kamailio $sver" \
+			"from KAM_SRC=$KAM_SRC"
+		ln -sfn "$(cd "$(dirname "$KAM_SRC")" && pwd)/${KAM_SRC##*/}" \
+			"$dl/kamailio_$upver.orig.tar"
+		orig=$dl/kamailio_$upver.orig.tar
+		unset srcrc
+		[ "$sver" = "$upver" ] ||
+			series="Kamailio $sver from ${KAM_SRC##*/} (KAM_SRC)"
+		[ -z "$series" ] || series+=" for the package kamailio $kver,"
+		[ -z "$series" ] || series+=" whose source the archive did not serve"
+	fi
 	if [ -n "${srcrc:-}" ]; then
 		dsc=$(ls "$dl"/kamailio_*.dsc 2>/dev/null | head -n1 || true)
 		want=""
@@ -132,7 +184,9 @@ EOS
 		if [ -z "$want" ] ||
 			[ "$(sha256sum <"$orig" | cut -d' ' -f1)" != "$want" ]; then
 			cat "$dl/apt.log" >&2
-			die "apt-get source kamailio=$kver failed"
+			die "apt-get source kamailio=$kver failed" \
+				"(KAM_SRC= a Kamailio ${upver%.*} release tarball" \
+				"gives the headers where the archive does not)"
 		fi
 		say "apt-get source kamailio=$kver reported errors; its" \
 			"${orig##*/} matches the .dsc's SHA-256: used"
@@ -142,16 +196,19 @@ EOS
 	mkdir -p "$hdrs.tmp"
 	tar -xf "$orig" -C "$hdrs.tmp" --strip-components=1 \
 		--wildcards --no-anchored \
-		"kamailio-$upver/src/core/*.h" \
-		"kamailio-$upver/src/modules/tm/*.h" \
-		"kamailio-$upver/src/modules/sl/*.h" \
-		"kamailio-$upver/src/modules/kex/*.h" \
-		"kamailio-$upver/src/modules/ratelimit/*.h" \
-		"kamailio-$upver/src/lib/srdb1/*.h" \
-		"kamailio-$upver/src/Makefile.defs" ||
+		"*/src/core/*.h" \
+		"*/src/modules/tm/*.h" \
+		"*/src/modules/sl/*.h" \
+		"*/src/modules/kex/*.h" \
+		"*/src/modules/ratelimit/*.h" \
+		"*/src/lib/srdb1/*.h" \
+		"*/src/Makefile.defs" ||
 		die "extracting headers from $orig failed"
 	[ -f "$hdrs.tmp/src/core/sr_module.h" ] ||
 		die "src/core/sr_module.h missing after extraction"
+	# headers of another release of the series: said in .series, which
+	# scripts/kam-defs.sh requires to accept them for this server
+	[ -z "$series" ] || echo "$series" >"$hdrs.tmp/.series"
 	rm -rf "$hdrs"
 	mv "$hdrs.tmp" "$hdrs"
 	touch "$stamp"

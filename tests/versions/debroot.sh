@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # debroot.sh SUITE [quick | all | build | t_NAME.sh... | exec CMD...]:
 # builds and tests
-# ovc against the Kamailio package of another Debian suite (trixie: 6.0)
-# on this Debian machine, in a root (chroot) of that suite made with
-# mmdebstrap. make check-k60 and check-k60-all run it for trixie.
+# ovc against the Kamailio package of another Debian suite (trixie: 6.0,
+# sid: 6.1) on this Debian machine, in a root (chroot) of that suite made
+# with mmdebstrap. make check-k60 and check-k60-all run it for trixie,
+# make check-k61 and check-k61-all for sid (with KAM_SRC, below).
 #
 #  1. The root: DEBROOT_DIR (default /var/cache/ovc/SUITE), made once with
 #     mmdebstrap (installed from the host's suite when missing) and reused
@@ -15,7 +16,8 @@
 #     headers (kept in /ovc/.deps from run to run), then `make all` builds
 #     the library and the module against them (and the tools the
 #     integration tests use) and checks the module's version and flags
-#     strings against `kamailio -V` (check-abi.sh). A tree already built
+#     strings against the server's (check-abi.sh: kamailio -V's version, the
+#     flags of its own modules, kam-flags.sh). A tree already built
 #     there, unchanged since, is not built again.
 #  3. kamailio -c with the proxy configuration loads the module (the
 #     server's load-time ABI check), and passes every configuration
@@ -33,6 +35,12 @@
 #     checkout, e.g. bench/campaigns/ds64.sh; the environment of the root
 #     is empty: pass variables with env) in /ovc under the lock, and what
 #     it writes under /ovc stays in the root until the next run.
+# KAM_SRC: Kamailio's own source for the headers, where the archive lists
+# the package's source but does not serve it (sid's 6.1.5-1): a git
+# repository of Kamailio (a clone of github.com/kamailio/kamailio, bare or
+# not; its tag of the package's release, else the newest tag of the same
+# X.Y series, which the build then says), a release tarball or a source
+# folder. Copied into the root's /ovc/.deps/src/ and given to deps.sh.
 # Prints how long each step took; exits non-zero on any failure. Needs
 # root. Logs of failed tests stay in the root's /tmp.
 set -euo pipefail
@@ -122,7 +130,7 @@ in_root() {
 	chroot "$root" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME=/root LANG=C.UTF-8 TERM=dumb \
 		DEBFULLNAME="$debname" DEBEMAIL="$debmail" \
-		${T_KEEP:+T_KEEP=$T_KEEP} \
+		${T_KEEP:+T_KEEP=$T_KEEP} ${ksrc_in:+KAM_SRC=$ksrc_in} \
 		${OVC_LOAD_SCALE:+OVC_LOAD_SCALE=$OVC_LOAD_SCALE} "$@"
 }
 
@@ -140,9 +148,19 @@ if [ ! -f "$stamp" ]; then
 	fi
 	rm -rf "$root.tmp" "$root"
 	say "making a $suite root in $root (mmdebstrap)"
-	mmdebstrap --quiet --variant=apt "$suite" "$root.tmp" \
-		"deb $mirror $suite main" "deb $mirror $suite-updates main" ||
-		die "mmdebstrap $suite failed"
+	# sid (unstable) has no -updates suite, and its Release is valid for
+	# a week only (Valid-Until): a mirror that lags more is refused
+	# unless the root's apt is told to ignore that (the signature is
+	# still checked)
+	srcs=("deb $mirror $suite main")
+	aptopt=()
+	if [ "$suite" = sid ]; then
+		aptopt=(--aptopt='Acquire::Check-Valid-Until "false"')
+	else
+		srcs+=("deb $mirror $suite-updates main")
+	fi
+	mmdebstrap --quiet --variant=apt "${aptopt[@]}" "$suite" "$root.tmp" \
+		"${srcs[@]}" || die "mmdebstrap $suite failed"
 	mv "$root.tmp" "$root"
 	date -u +%FT%TZ >"$stamp"
 	took "root made"
@@ -170,6 +188,49 @@ if [ "$fresh" = 1 ]; then
 	find "$root/ovc" -mindepth 1 -maxdepth 1 ! -name .deps -exec rm -rf {} +
 	tree | tar -C "$root/ovc" -xf -
 	took "checkout copied to $root/ovc"
+fi
+# Kamailio's own source, when given (KAM_SRC): a tarball in the root
+ksrc_in=""
+if [ -n "${KAM_SRC:-}" ]; then
+	kpkg=$(in_root bash -c 'dpkg-query -W -f="\${Version}" kamailio \
+		2>/dev/null || { apt-get update -qq >/dev/null &&
+		apt-cache policy kamailio | sed -n "s/^ *Candidate: //p"; }')
+	kup=${kpkg%%-*}
+	kup=${kup#*:}
+	[[ $kup =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] ||
+		die "no kamailio package version in the $suite root ('$kpkg')"
+	mkdir -p "$root/ovc/.deps/src"
+	if git -C "$KAM_SRC" rev-parse --git-dir >/dev/null 2>&1; then
+		# the package's release tag, else the newest of its series
+		tag=$(git -C "$KAM_SRC" tag -l "$kup")
+		if [ -z "$tag" ]; then
+			tag=$(git -C "$KAM_SRC" tag -l "${kup%.*}.*" |
+				grep -E '^[0-9]+\.[0-9]+\.[0-9]+$' | sort -V |
+				awk -v z="${kup##*.}" '{ n = $0; sub(/.*\./, "", n) }
+					n + 0 <= z + 0 { t = $0 } END { print t }')
+			[ -n "$tag" ] ||
+				die "KAM_SRC=$KAM_SRC has no tag of Kamailio ${kup%.*}"
+			say "KAM_SRC has no tag $kup: its newest of ${kup%.*}, $tag"
+		fi
+		ksrc_tar=kamailio-$tag.tar
+		[ -f "$root/ovc/.deps/src/$ksrc_tar" ] ||
+			git -C "$KAM_SRC" archive --prefix="kamailio-$tag/" \
+				-o "$root/ovc/.deps/src/$ksrc_tar" "$tag" src ||
+			die "git archive $tag of KAM_SRC=$KAM_SRC failed"
+	elif [ -d "$KAM_SRC/src/core" ]; then
+		ksrc_tar=kamailio-$(basename "$(cd "$KAM_SRC" && pwd)").tar
+		tar -C "$(dirname "$(cd "$KAM_SRC" && pwd)")" \
+			-cf "$root/ovc/.deps/src/$ksrc_tar" \
+			"$(basename "$(cd "$KAM_SRC" && pwd)")/src" ||
+			die "copying KAM_SRC=$KAM_SRC failed"
+	elif [ -f "$KAM_SRC" ]; then
+		ksrc_tar=${KAM_SRC##*/}
+		cp "$KAM_SRC" "$root/ovc/.deps/src/$ksrc_tar"
+	else
+		die "KAM_SRC=$KAM_SRC: not a git repository, source folder or tarball"
+	fi
+	ksrc_in=/ovc/.deps/src/$ksrc_tar
+	took "Kamailio's source for $kpkg: $ksrc_tar (KAM_SRC)"
 fi
 # the quick run and the build need what building and the integration
 # tests need (deps.sh test); every other run everything (deps.sh all)
