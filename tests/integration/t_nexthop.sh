@@ -17,8 +17,8 @@
 #     core refuses for itself and the edge hears no feedback (no oc in
 #     the core's responses: ovc.dst without feedbacks, nothing refused).
 #     Hop by hop against this local control, over each run's second half:
-#     the core receives fewer INVITEs/s (the edge refuses for it) and the
-#     UAS completes at least 0.9x as many calls/s.
+#     the core receives less than half the INVITEs/s (the edge refuses for
+#     it) and the UAS completes at least 0.9x as many calls/s.
 #  3. direct: a UAC whose Via has no oc straight to the core (hop mode,
 #     overloaded at ~2x): no response it gets carries an oc parameter
 #     (SIPp -trace_msg), while the core does reject.
@@ -198,8 +198,10 @@ rx_loc_s=$(awk -v a="$rx_loc" -v s="$((LOCAL_SECS - lhalf))" \
 	'BEGIN { printf "%.1f", a / s }')
 log "hop against local (2nd halves): core received $rx_hop_s against" \
 	"$rx_loc_s INVITEs/s, UAS completed $good2 against $good_loc calls/s"
-check "(c) hop by hop spared the core INVITEs local control had it refuse" \
-	"$rx_hop_s < $rx_loc_s"
+# (2026-11-28: 116.6 against 431.0; an edge that ignores the core's oc
+# passes it as many as local control: 430.8 against 433.2)
+check "(c) hop by hop spared the core at least half the INVITEs local control had it refuse" \
+	"$rx_hop_s < 0.5 * $rx_loc_s"
 check "(c) hop by hop completed at least 0.9x local control's calls/s" \
 	"$good2 >= 0.9 * $good_loc"
 if bal=$(csv_check "$T_DIR/core2.csv"); then ok "(e) core csv balance $bal"; else fail "(e) core csv balance $bal"; fi
