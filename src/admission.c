@@ -179,6 +179,14 @@ static enum ovc_fair_verdict fair_judge(
 			ovc_fair_call(st->secret, r->buf, r->sc), r->buf, r->sc);
 }
 
+/* Counts a new call's INVITE r from a known source as it arrives (the
+ * spare level of ovc/fair.h, before anything refuses it). */
+static void fair_arrive(const struct ovc_adm_state *st, const struct ovc_adm_req *r)
+{
+	if(st->fair != NULL && r->fair_src != 0 && ovc_adm_new_invite(r))
+		ovc_fair_arrive(st->fair, r->fair_src);
+}
+
 /* Is an INVITE r that waited age_ns (past the age limit) spared it? Only
  * from a source under the fair share's level, and only while a setup can
  * still be timely (OVC_FAIR_SPARE_NS). */
@@ -279,6 +287,8 @@ void ovc_adm_decide(const struct ovc_adm_state *st,
 		v->key = ovc_sip_request_key(st->secret, r->buf, r->sc, r->src);
 	if(remembered(st, cfg, r, v))
 		return;
+	if(ctl)
+		fair_arrive(st, r);
 	/* below capacity a wait is a burst the proxy absorbs, not a loss:
 	 * every algorithm, pi included, applies the age limit only while the
 	 * overload is evident (a wait past T1/2 makes it so, ovc_onset.h) */

@@ -12,11 +12,28 @@
 void ovc_fair_init(struct ovc_fair *fr)
 {
 	memset(&fr->sk, 0, sizeof(fr->sk));
+	memset(&fr->arr, 0, sizeof(fr->arr));
 	atomic_store(&fr->copy, 0);
 	atomic_store(&fr->level, OVC_FAIR_ALL);
+	atomic_store(&fr->spare, OVC_FAIR_ALL);
 	ovc_acceptor_init(&fr->prop, 1.0);
 	atomic_store(&fr->cut, 0);
 	atomic_store(&fr->exempt, 0);
+}
+
+/* Are src's arrivals at or under the spare level (one set)? */
+static int spared(const struct ovc_fair *fr, uint32_t copy, uint64_t src)
+{
+	uint32_t spare = atomic_load_explicit(&fr->spare, memory_order_relaxed);
+
+	return spare != OVC_FAIR_ALL
+		   && ovc_fair_rate(&fr->arr, ovc_fair_prev(copy), src) <= spare;
+}
+
+void ovc_fair_arrive(struct ovc_fair *fr, uint64_t src)
+{
+	ovc_fair_count(&fr->arr,
+			atomic_load_explicit(&fr->copy, memory_order_relaxed), src);
 }
 
 enum ovc_fair_verdict ovc_fair_judge(struct ovc_fair *fr, uint64_t src,
@@ -30,7 +47,7 @@ enum ovc_fair_verdict ovc_fair_judge(struct ovc_fair *fr, uint64_t src,
 	if(level == OVC_FAIR_ALL)
 		return OVC_FAIR_PASS;
 	m = ovc_fair_rate(&fr->sk, ovc_fair_prev(copy), src);
-	if(m <= level)
+	if(m <= level || spared(fr, copy, src))
 		return OVC_FAIR_UNDER;
 	if(ovc_fair_passes(call, m, level))
 		return OVC_FAIR_PASS;
@@ -48,8 +65,24 @@ int ovc_fair_under(const struct ovc_fair *fr, uint64_t src)
 	uint32_t copy = atomic_load_explicit(&fr->copy, memory_order_relaxed);
 	uint32_t level = atomic_load_explicit(&fr->level, memory_order_relaxed);
 
-	return level != OVC_FAIR_ALL
-		   && ovc_fair_rate(&fr->sk, ovc_fair_prev(copy), src) <= level;
+	return (level != OVC_FAIR_ALL
+				   && ovc_fair_rate(&fr->sk, ovc_fair_prev(copy), src)
+							  <= level)
+		   || spared(fr, copy, src);
+}
+
+uint32_t ovc_fair_spare_update(struct ovc_fair *fr,
+		const struct ovc_fair_sorted *a, uint64_t reached)
+{
+	double pass;
+	uint32_t S = OVC_FAIR_ALL;
+
+	/* (3): what did not reach the acceptor is the drop the level of the
+	 * arrivals sheds */
+	if(a->total > reached)
+		S = ovc_fair_level(a, 1.0 - (double)reached / (double)a->total, &pass);
+	atomic_store(&fr->spare, S);
+	return S;
 }
 
 void ovc_fair_rotate(struct ovc_fair *fr)
@@ -58,6 +91,7 @@ void ovc_fair_rotate(struct ovc_fair *fr)
 
 	/* two epochs old: nobody reads it any more */
 	memset(fr->sk.c[next], 0, sizeof(fr->sk.c[next]));
+	memset(fr->arr.c[next], 0, sizeof(fr->arr.c[next]));
 	atomic_store(&fr->copy, next);
 }
 
@@ -88,6 +122,14 @@ void ovc_fair_sort_last(const struct ovc_fair *fr, struct ovc_fair_sorted *s)
 	uint32_t prev = ovc_fair_prev(atomic_load(&fr->copy));
 
 	ovc_fair_sort(fr->sk.c[prev][0], s);
+}
+
+void ovc_fair_sort_arrivals(
+		const struct ovc_fair *fr, struct ovc_fair_sorted *s)
+{
+	uint32_t prev = ovc_fair_prev(atomic_load(&fr->copy));
+
+	ovc_fair_sort(fr->arr.c[prev][0], s);
 }
 
 uint32_t ovc_fair_level(

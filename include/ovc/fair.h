@@ -25,6 +25,21 @@
  * With no counts yet (N = 0) there is no cut (L = all, P = 1) and the
  * acceptor runs at f, as without fairness.
  *
+ * Counted where the acceptor is met, the flood's INVITEs that the age
+ * limit refused before it are not in c_b: a second sketch a_b counts every
+ * new initial INVITE as it arrives, and once a second the spare level S
+ * is solved on it for what reached the acceptor, R = N:
+ *
+ *   sum_b min(a_b, S) = R                                              (3)
+ *
+ * (max-min of the work the proxy did among the sources as they offered
+ * it). A source whose arrivals are at or under S is under its share
+ * whatever refused the others: it passes the cut and is spared the age
+ * limit (OVC_FAIR_SPARE_NS), so that a flood that fills the receive queue
+ * is refused its own calls, not the light sources'. S is set only while
+ * more arrived than reached the acceptor (a_b sum above R); it never
+ * refuses anything itself.
+ *
  * A source that offers RFC 7339 `oc` in its top Via is a proxy that
  * throttles itself: it is not cut, and what the cut would refuse of it
  * meets an acceptor at f instead (its proportional share).
@@ -50,10 +65,14 @@
 /* The shared state (one per proxy, in shared memory). */
 struct ovc_fair
 {
-	struct ovc_fair_sketch sk; /* arrivals per source, 3 rotating copies */
-	_Atomic uint32_t copy;	   /* the copy counting now */
+	struct ovc_fair_sketch sk; /* requests meeting the acceptor per
+								  source, 3 rotating copies */
+	struct ovc_fair_sketch arr; /* new initial INVITEs as they arrive */
+	_Atomic uint32_t copy;	   /* the copy counting now (both sketches) */
 	_Atomic uint32_t level;	   /* L, arrivals per epoch; OVC_FAIR_ALL: no
 								  cut */
+	_Atomic uint32_t spare;	   /* S of (3), arrivals per epoch;
+								  OVC_FAIR_ALL: none set */
 	struct ovc_acceptor prop;  /* at f: what the cut would refuse of a
 								  source that offers oc */
 	_Atomic uint64_t cut;	   /* requests refused by the cut, since init */
@@ -92,12 +111,29 @@ void ovc_fair_init(struct ovc_fair *fr);
 enum ovc_fair_verdict ovc_fair_judge(struct ovc_fair *fr, uint64_t src,
 		uint64_t call, const char *buf, const struct ovc_sip_scan *sc);
 
-/* Is source src at or under the level now (a level set, and its rate
- * m_s <= L)? 1 or 0. Reads only (counts nothing). */
+/* Counts one new initial INVITE of source src (!= 0) as it arrives, before
+ * anything refuses it (the sketch of (3)). Lock-free; any process. */
+void ovc_fair_arrive(struct ovc_fair *fr, uint64_t src);
+
+/* Is source src at or under its share now: its arrivals at or under the
+ * spare level S (one set), or its rate at the acceptor m_s at or under the
+ * level L (one set)? 1 or 0. Reads only (counts nothing). */
 int ovc_fair_under(const struct ovc_fair *fr, uint64_t src);
 
+/* Solves (3) on the last complete epoch's arrivals a (sorted) for reached,
+ * the requests that met the acceptor in it (the total of c_b), and sets
+ * fr's spare level: OVC_FAIR_ALL when no more arrived than reached, or
+ * one source (or none) arrived. Returns S. */
+uint32_t ovc_fair_spare_update(struct ovc_fair *fr,
+		const struct ovc_fair_sorted *a, uint64_t reached);
+
+/* Sorts the last complete epoch of fr's arrivals (row 0) into *s (after
+ * ovc_fair_rotate()). */
+void ovc_fair_sort_arrivals(const struct ovc_fair *fr, struct ovc_fair_sorted *s);
+
 /* The epoch ends (once a second, one process): the copy that counted
- * answers from now on, the next one (cleared first) counts. */
+ * answers from now on, the next one (cleared first) counts, in both
+ * sketches. */
 void ovc_fair_rotate(struct ovc_fair *fr);
 
 /* Sorts one row of counters (OVC_FAIR_COLS of them) into *s. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ovc - the fair share as a part (ovc_part.h, ovc_fair.h): its state in
- * shared memory (ovc/fair.h: 96 KiB of sketch, whatever the senders do),
+ * shared memory (ovc/fair.h: two sketches of 96 KiB, whatever the senders do),
  * the key of a request, the epoch's rotation each second and the level
  * at each application of the controller's fraction (ticker), its block
  * of ovc.stats.
@@ -26,8 +26,8 @@ char *ovc_fair_key_str = "source";
 static struct ovc_fair *fair;
 static pv_elem_t *key_fmt; /* fair_key's pseudo-variables, NULL: source */
 
-/* ticker only */
-static struct ovc_fair_sorted *sorted;
+/* ticker only: the last epoch at the acceptor, and as it arrived */
+static struct ovc_fair_sorted *sorted, *arrived;
 /* what the last application gave, for ovc.stats */
 static struct
 {
@@ -98,11 +98,16 @@ static void fair_start(const struct ovc_tick *t)
 	if(fair == NULL)
 		return;
 	sorted = pkg_malloc(sizeof(*sorted));
-	if(sorted == NULL) {
+	arrived = pkg_malloc(sizeof(*arrived));
+	if(sorted == NULL || arrived == NULL) {
 		LM_ERR("no private memory for the fair share's level: no cut\n");
+		if(sorted != NULL)
+			pkg_free(sorted);
+		sorted = NULL;
 		return;
 	}
 	memset(sorted, 0, sizeof(*sorted));
+	memset(arrived, 0, sizeof(*arrived));
 }
 
 void ovc_fair_plan(const struct ovc_alg_traits *t, struct ovc_plan *pl)
@@ -126,6 +131,8 @@ static void fair_second_end(
 		return;
 	ovc_fair_rotate(fair);
 	ovc_fair_sort_last(fair, sorted);
+	ovc_fair_sort_arrivals(fair, arrived);
+	ovc_fair_spare_update(fair, arrived, sorted->total);
 	atomic_store(&shown->total, sorted->total);
 	atomic_store(&shown->sources, sorted->n);
 }
@@ -133,7 +140,7 @@ static void fair_second_end(
 /* ovc.stats "fair". */
 static void fair_stats(rpc_t *rpc, void *ctx, void *th)
 {
-	uint32_t level;
+	uint32_t level, spare;
 	void *h;
 
 	if(rpc->struct_add(th, "{", "fair", &h) < 0)
@@ -143,8 +150,10 @@ static void fair_stats(rpc_t *rpc, void *ctx, void *th)
 		return;
 	}
 	level = atomic_load(&fair->level);
-	rpc->struct_add(h, "sdfffJdJJ", "key", ovc_fair_key_str, "level",
-			level == OVC_FAIR_ALL ? -1 : (int)level, "front",
+	spare = atomic_load(&fair->spare);
+	rpc->struct_add(h, "sddfffJdJJ", "key", ovc_fair_key_str, "level",
+			level == OVC_FAIR_ALL ? -1 : (int)level, "spare",
+			spare == OVC_FAIR_ALL ? -1 : (int)spare, "front",
 			ovc_dload(&shown->front), "pass",
 			ovc_dload(&shown->pass), "behind", ovc_dload(&shown->behind),
 			"epoch_total", (unsigned long long)atomic_load(&shown->total),

@@ -37,7 +37,7 @@ PERIOD_US=100000
 SECS=${SECS:-20}
 MULT=${MULT:-8}
 # core's received INVITEs / capacity, 2nd half: the target is
-# 1.25 (bench/ds64-campaign.sh: 1.21 at 8x); the test leaves room for
+# 1.25 (bench/campaigns/ds64.sh: 1.21 at 8x); the test leaves room for
 # the machine's noise (ovc's own edge took 1.27 in the same campaign)
 RX_MAX=${RX_MAX:-1.4}
 GOOD_MIN=${GOOD_MIN:-0.9} # timely set-ups / capacity, 2nd half

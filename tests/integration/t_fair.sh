@@ -8,11 +8,13 @@
 # most REFUSED_MAX of them are refused, while the proxy sets up at least
 # TOTAL_MIN x its nominal capacity in time overall. Source-blind (main
 # before the fair share, 2026-11-28) the light shared the flood's
-# refusals: 10 % set up in time, 90 % refused (503), 0.99x in time in
-# all; with it 78 %, 22 % and 0.90x (bench/RESULTS.md, "Fair share under
-# a flood"; the issue's 95 % is not reached: the light calls wait in the
-# receive queue the flood fills, and those past T1/2 are refused). Counts
-# from the UACs' SIPp statistics, numbers logged.
+# refusals: 10 % set up in time, 90 % refused (503); with the cut alone
+# (counted where the acceptor is met) 75-78 % and 22 %, the flood's
+# INVITEs that aged out in the receive queue not counted and the light
+# sources cut and aged out with them; with the spare level solved on the
+# arrivals 95-99 % and 1-5 %, 0.93-1.03x in time in all (bench/RESULTS.md,
+# "Fair share under a flood"). Counts from the UACs' SIPp statistics,
+# numbers logged.
 . "$(dirname "$0")/lib.sh"
 
 QUOTA_US=${QUOTA_US:-20000} # 0.2 CPU
@@ -24,9 +26,9 @@ LIGHT=${LIGHT:-$((CAP / 4))}	# each of two sources, 0.25x
 SECS=${SECS:-20}			# the flood's length
 LIGHT_AT=${LIGHT_AT:-4}		# the light sources start then, s
 LIGHT_SECS=${LIGHT_SECS:-14}	# for this long
-LIGHT_MIN=${LIGHT_MIN:-0.5}	# share of their calls set up in time
-REFUSED_MAX=${REFUSED_MAX:-0.4}	# share of their calls refused
-TOTAL_MIN=${TOTAL_MIN:-0.6}	# timely calls/s of all, x CAP
+LIGHT_MIN=${LIGHT_MIN:-0.9}	# share of their calls set up in time
+REFUSED_MAX=${REFUSED_MAX:-0.1}	# share of their calls refused
+TOTAL_MIN=${TOTAL_MIN:-0.8}	# timely calls/s of all, x CAP
 
 # uac_from NAME ADDR PORT RATE CALLS SECS: the 503-aware UAC from ADDR:PORT
 # in the background (its PID in UAC_PID), results in $T_DIR/NAME/.
@@ -75,7 +77,7 @@ log "capacity $CAP/s nominal; heavy $HEAVY/s from 127.0.0.3, light 2 x $LIGHT/s"
 log "light: $l_timely of $l_started calls set up within 500 ms, $l_503 503s"
 log "heavy: $h_timely of $h_started calls set up within 500 ms" \
 	"($h_rate/s while the light ran)"
-log "fair: $(awk '$1 == "fair:" { on = 1 } on && /level:|pass:|cut:/ { printf "%s %s ", $1, $2 }' "$T_DIR/stats.txt")"
+log "fair: $(awk '$1 == "fair:" { on = 1 } on && /level:|spare:|pass:|cut:/ { printf "%s %s ", $1, $2 }' "$T_DIR/stats.txt")"
 check "the light sources set up at least $LIGHT_MIN of their calls in time" \
 	"$l_started > 0 && $l_timely >= $LIGHT_MIN * $l_started"
 check "the light sources are refused at most $REFUSED_MAX of their calls" \

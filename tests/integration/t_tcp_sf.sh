@@ -22,7 +22,7 @@
 # clamp) the connection crawls: 1.8 / 139 / 50 calls/s. At 32 the setup
 # p95 (200 ms) fails the 100 ms check: the buffer holds that much.
 # RE_RCVBUF (default 4, the size the testbed campaign chose), RE_MSS,
-# SLOW_US, RATE, SECS override the defaults; bench/tcp-sf-pair.sh runs it
+# SLOW_US, RATE, SECS override the defaults; bench/runners/tcp-sf-pair.sh runs it
 # with them for a closer look (the connection every 0.2 s, the kernel's
 # TCP counters: kept in the run directory with T_KEEP=1).
 . "$(dirname "$0")/lib.sh"

@@ -1068,6 +1068,76 @@ START_TEST(test_fair_share_cut)
 }
 END_TEST
 
+/* Arrivals are counted before the age limit refuses anything, so that a
+ * flood whose INVITEs age out in the receive queue still counts as heavy:
+ * the heavy's aged INVITEs are in the arrivals' sketch and not at the
+ * acceptor, and with the spare level solved on the arrivals (ovc/fair.h,
+ * (3)) the light source's INVITE that waited under T1/2 is admitted
+ * while no cut level is set (the controller at f = 1). */
+START_TEST(test_fair_arrivals_before_age)
+{
+	struct ovc_fair *fr = malloc(sizeof(*fr));
+	struct ovc_fair_sorted *at = malloc(sizeof(*at)), *ar = malloc(sizeof(*ar));
+	uint64_t heavy = ovc_fair_key("heavy", 5), light = ovc_fair_key("light", 5);
+	unsigned i, copy, aged = 0;
+	struct ovc_adm_verdict v;
+	struct ovc_sip_scan sc;
+	struct ovc_adm_req r;
+	char msg[400];
+
+	ck_assert_ptr_nonnull(fr);
+	ck_assert_ptr_nonnull(at);
+	ck_assert_ptr_nonnull(ar);
+	ovc_fair_init(fr);
+	st.fair = fr;
+	cfg.max_age_ms = 100;
+	copy = atomic_load(&fr->copy);
+	for(i = 0; i < 300; i++) {
+		snprintf(msg, sizeof(msg),
+				"INVITE sip:b@example.com SIP/2.0\r\n"
+				"Via: SIP/2.0/UDP 10.0.0.1;branch=z9hG4bKa%u\r\n"
+				"From: <sip:a@example.com>;tag=%u\r\n"
+				"To: <sip:b@example.com>\r\nCall-ID: arr-%u\r\n"
+				"CSeq: 1 INVITE\r\nContent-Length: 0\r\n\r\n",
+				i, i, i);
+		req(msg, &r, &sc);
+		/* the heavy's 250 waited past the limit, the light's 50 not */
+		r.fair_src = i % 6 == 5 ? light : heavy;
+		fake_age = (r.fair_src == heavy ? 200 : 10) * (int64_t)1000000;
+		ovc_adm_decide(&st, &cfg, &src, &r, &v);
+		aged += (v.flags & OVC_ADMF_AGED) != 0;
+	}
+	ck_assert_uint_eq(aged, 250);
+	ck_assert_uint_eq(ovc_fair_rate(&fr->arr, copy, heavy), 250);
+	ck_assert_uint_eq(ovc_fair_rate(&fr->arr, copy, light), 50);
+	ck_assert_uint_eq(ovc_fair_rate(&fr->sk, copy, heavy), 0);
+	ovc_fair_rotate(fr);
+	ovc_fair_sort_last(fr, at);
+	ovc_fair_sort_arrivals(fr, ar);
+	/* the light's 50 reached the acceptor: 2 S = 50, under which
+	 * neither source is */
+	ck_assert_uint_eq(ovc_fair_spare_update(fr, ar, at->total), 25);
+	ck_assert_int_eq(ovc_fair_under(fr, light), 0);
+	/* had 150 reached it: 50 + S = 150 */
+	ck_assert_uint_eq(ovc_fair_spare_update(fr, ar, 150), 100);
+	ck_assert_uint_eq(atomic_load(&fr->level), OVC_FAIR_ALL);
+	fake_age = 200 * (int64_t)1000000;
+	cfg.now_s += 100;
+	r.fair_src = light;
+	ovc_adm_decide(&st, &cfg, &src, &r, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_ADMIT);
+	cfg.now_s += 100;
+	r.fair_src = heavy;
+	ovc_adm_decide(&st, &cfg, &src, &r, &v);
+	ck_assert_int_eq(v.act, OVC_ADM_REJECT);
+	ck_assert_uint_eq(v.flags & OVC_ADMF_AGED, OVC_ADMF_AGED);
+	st.fair = NULL;
+	free(fr);
+	free(at);
+	free(ar);
+}
+END_TEST
+
 Suite *make_suite_admission(void)
 {
 	Suite *s = suite_create("admission");
@@ -1098,6 +1168,7 @@ Suite *make_suite_admission(void)
 	tcase_add_test(tc, test_send_queue);
 	tcase_add_test(tc, test_send_queue_and_feedback);
 	tcase_add_test(tc, test_fair_share_cut);
+	tcase_add_test(tc, test_fair_arrivals_before_age);
 	suite_add_tcase(s, tc);
 	return s;
 }

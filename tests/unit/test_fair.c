@@ -246,6 +246,60 @@ START_TEST(test_no_counts_no_cut)
 }
 END_TEST
 
+/* The age limit refused most of a flood before the acceptor, so the
+ * acceptor's counts make the flood look light: 120 of the heavy source's
+ * 2000 arrivals reached it, beside two light sources' 54 each. Only the
+ * spare level, solved on the arrivals for what reached the acceptor (3),
+ * tells the light ones under their share; the heavy one is not, and a
+ * spare level is set only while more arrived than reached. */
+START_TEST(test_spare_level_arrivals)
+{
+	uint64_t h = src_of(1), la = src_of(2), lb = src_of(3);
+	unsigned i, c0 = atomic_load(&fr->copy);
+	struct ovc_fair_sorted *ar = malloc(sizeof(*ar));
+	uint32_t S;
+
+	ck_assert_ptr_nonnull(ar);
+	for(i = 0; i < 2000; i++)
+		ovc_fair_arrive(fr, h);
+	for(i = 0; i < 54; i++) {
+		ovc_fair_arrive(fr, la);
+		ovc_fair_arrive(fr, lb);
+	}
+	for(i = 0; i < 120; i++)
+		ovc_fair_count(&fr->sk, c0, h);
+	for(i = 0; i < 54; i++) {
+		ovc_fair_count(&fr->sk, c0, la);
+		ovc_fair_count(&fr->sk, c0, lb);
+	}
+	ovc_fair_rotate(fr);
+	ovc_fair_sort_last(fr, so);
+	ovc_fair_sort_arrivals(fr, ar);
+	ck_assert_uint_eq(ar->total, 2108);
+	ck_assert_uint_eq(so->total, 228);
+	/* no spare level yet: nobody is under anything */
+	ck_assert_int_eq(ovc_fair_under(fr, la), 0);
+	/* (3): 54 + 54 + S = 228 */
+	S = ovc_fair_spare_update(fr, ar, so->total);
+	ck_assert_uint_eq(S, 120);
+	ck_assert_int_eq(ovc_fair_under(fr, la), 1);
+	ck_assert_int_eq(ovc_fair_under(fr, lb), 1);
+	ck_assert_int_eq(ovc_fair_under(fr, h), 0);
+	/* a cut level of the acceptor's counts below the light ones' rate
+	 * (the flood's INVITEs aged out, its count there is small) does not
+	 * cut them: their arrivals are under S */
+	atomic_store(&fr->level, 40);
+	for(i = 0; i < 200; i++)
+		ck_assert_int_eq(ovc_fair_judge(fr, la, call_of(2, i), NULL, NULL),
+				OVC_FAIR_UNDER);
+	/* everything that arrived reached the acceptor: no spare level */
+	ck_assert_uint_eq(ovc_fair_spare_update(fr, ar, ar->total), OVC_FAIR_ALL);
+	atomic_store(&fr->level, OVC_FAIR_ALL);
+	ck_assert_int_eq(ovc_fair_under(fr, la), 0);
+	free(ar);
+}
+END_TEST
+
 static const char *oc_msg = "INVITE sip:b@example.com SIP/2.0\r\n"
 							"Via: SIP/2.0/UDP 10.0.0.1:5060;branch=z9hG4bK1;"
 							"OC;rport\r\n"
@@ -335,6 +389,7 @@ Suite *make_suite_fair(void)
 	tcase_add_test(tc, test_flood_light_keep_share);
 	tcase_add_test(tc, test_flood_blind_acceptor);
 	tcase_add_test(tc, test_no_counts_no_cut);
+	tcase_add_test(tc, test_spare_level_arrivals);
 	tcase_add_test(tc, test_oc_source_exempt);
 	tcase_add_test(tc, test_via_oc_parse);
 	tcase_add_test(tc, test_call_hash);
