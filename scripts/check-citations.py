@@ -22,7 +22,17 @@ Every other link to a file of the repository must name a file or folder
 that exists, and a link to a section of a Markdown page (page.md#anchor)
 a heading of that page, as GitHub derives the anchor from it. Exit 1 on
 any failure, each one named with its page and line.
+
+A DocBook page (FILE.xml: the module's admin guide) cites with a ulink
+on one line, its url the CSV's path relative to the XML file:
+<ulink url="../../../bench/results/tcp/summary.csv#L3">0.94</ulink>
+(the generated plain-text README shows the text, the figure). Its text
+may hold entities (&#8211;) and inline tags; in a cited region the text
+of <literal> is skipped as `code` is in Markdown, as are tags, their
+attributes and <programlisting> blocks; any other ulink to a relative
+path must name a file or folder that exists.
 """
+import html
 import os
 import re
 import sys
@@ -34,6 +44,8 @@ FIGURE = re.compile(r'(?<![\w.\-/])\d+(?:\.\d+)?(?:\s*(?:%|ms\b))|'
 
 
 ANY = re.compile(r'\]\(([^)\s]+)\)')
+XLINK = re.compile(r'<ulink\s+url="([^"\s]+\.csv)#L(\d+)"\s*>(.*?)</ulink>')
+XANY = re.compile(r'<ulink\s+url="([^"]+)"')
 
 
 def slug(heading):
@@ -76,16 +88,66 @@ def matches(text_num, pct, row):
     return False
 
 
+def cites(page, line):
+    """(text, path, row) of each citation on a line of the page."""
+    if page.endswith('.xml'):
+        return [(html.unescape(re.sub(r'<[^>]*>', '', m.group(3))),
+                 m.group(1), int(m.group(2))) for m in XLINK.finditer(line)]
+    return [(m.group(1), m.group(2), int(m.group(3)))
+            for m in LINK.finditer(line)]
+
+
+def check_xml_links(page, n, line):
+    bad = 0
+    base = os.path.dirname(page)
+    for m in XANY.finditer(line):
+        target = m.group(1)
+        if re.match(r'[a-z]+:', target) or re.search(r'\.csv#L\d+$', target):
+            continue
+        path = target.partition('#')[0]
+        if path and not os.path.exists(os.path.normpath(os.path.join(base,
+                                                                    path))):
+            print(f'check-docs: {page}:{n}: ulink {target}: no such file')
+            bad = 1
+    if re.search(r'<ulink\s+url="[^"]+\.csv#L\d+"', line) and \
+            len(XLINK.findall(line)) != len(re.findall(r'<ulink\s+url="[^"]+'
+                                                        r'\.csv#L\d+"', line)):
+        print(f'check-docs: {page}:{n}: a citation\'s ulink must close on '
+              'its line')
+        bad = 1
+    return bad
+
+
+def uncited_text(page, line):
+    """What of a line in a cited region is neither citation nor code."""
+    if page.endswith('.xml'):
+        rest = XLINK.sub('', line)
+        rest = re.sub(r'<literal>.*?</literal>', '', rest)
+        rest = re.sub(r'<!--.*?-->', '', rest)
+        rest = re.sub(r'<[^>]*>', ' ', rest)
+        return html.unescape(rest)
+    rest = LINK.sub('', line)
+    rest = re.sub(r'`[^`]*`', '', rest)
+    rest = re.sub(r'\]\([^)]*\)', ']', rest)  # other links' targets
+    return re.sub(r'<!--.*?-->', '', rest)
+
+
 def check(page):
     bad = 0
+    xml = page.endswith('.xml')
     base = os.path.dirname(page)
     lines = open(page, encoding='utf-8').read().split('\n')
     cited = False
     fence = False
     generated = False
     for n, line in enumerate(lines, 1):
-        if line.startswith('```'):
+        if not xml and line.startswith('```'):
             fence = not fence
+            continue
+        if xml and '<programlisting' in line:
+            fence = True
+        if xml and '</programlisting>' in line:
+            fence = False
             continue
         if '<!-- cited:begin -->' in line:
             cited = True
@@ -97,8 +159,7 @@ def check(page):
             generated = False
         if fence:
             continue
-        for m in LINK.finditer(line):
-            text, path, row = m.group(1), m.group(2), int(m.group(3))
+        for text, path, row in cites(page, line):
             where = f'{page}:{n}: [{text}]({path}#L{row})'
             f = os.path.normpath(os.path.join(base, path))
             if not os.path.isfile(f):
@@ -116,10 +177,12 @@ def check(page):
                     print(f'check-docs: {where}: {num.group(0).strip()} '
                           f'is not in that row: {rows[row - 1][:160]}')
                     bad = 1
-        cites = [m.group(2) + '#L' + m.group(3) for m in LINK.finditer(line)]
-        for m in ANY.finditer(line):
+        if xml:
+            bad |= check_xml_links(page, n, line)
+        cited_here = [p + '#L' + str(r) for _, p, r in cites(page, line)]
+        for m in ([] if xml else ANY.finditer(line)):
             target = m.group(1)
-            if re.match(r'[a-z]+:', target) or target in cites:
+            if re.match(r'[a-z]+:', target) or target in cited_here:
                 continue
             if re.search(r'\.csv#L\d+$', target):
                 print(f'check-docs: {page}:{n}: citation of {target}: its '
@@ -134,12 +197,8 @@ def check(page):
             elif anchor and f.endswith('.md') and anchor not in anchors(f):
                 print(f'check-docs: {page}:{n}: link {target} names no heading')
                 bad = 1
-        if cited and not generated:
-            rest = LINK.sub('', line)
-            rest = re.sub(r'`[^`]*`', '', rest)
-            rest = re.sub(r'\]\([^)]*\)', ']', rest)  # other links' targets
-            rest = re.sub(r'<!--.*?-->', '', rest)
-            for m in FIGURE.finditer(rest):
+        if cited and not generated and not (xml and fence):
+            for m in FIGURE.finditer(uncited_text(page, line)):
                 print(f'check-docs: {page}:{n}: figure "{m.group(0)}" '
                       'cites no row of a results file')
                 bad = 1

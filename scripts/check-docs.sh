@@ -16,7 +16,11 @@
 # (modules/ovc/README) must be what scripts/gen-readme.sh makes of the
 # XML; no file may point at the former modules/ovc/README.md; and every
 # link to a section of README.md or docs/algorithms.md must name a
-# heading. --update rewrites the tables in place and regenerates the
+# heading. Every figure the XML and docs/algorithms.md quote between
+# <!-- cited:begin --> and <!-- cited:end --> cites a row of a results
+# file, and every citation resolves (scripts/check-citations.py: a ulink
+# to ../../../bench/results/...csv#Lnn in the XML, a Markdown link in
+# docs/algorithms.md). --update rewrites the tables in place and regenerates the
 # README (make docs).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -110,6 +114,11 @@ else
 		bad=1
 	fi
 fi
+# the figures the module's docs quote cite the results rows they come from
+if ! "$top/scripts/check-citations.py" "$xml" "$top/docs/algorithms.md"; then
+	echo "check-docs: a figure of ${xml#"$top"/} or docs/algorithms.md cites no results row, or a citation does not resolve"
+	bad=1
+fi
 # the README is what the XML makes
 fresh=$(mktemp /tmp/ovc-readme-check.XXXXXX)
 trap 'rm -f "$fresh"' EXIT
@@ -141,6 +150,8 @@ for page in "$top/README.md" "$top/docs/algorithms.md"; do
 	links=$(grep -oE '\]\([^)#]*#[^)]+\)|^\[[^]]+\]: *[^ ]*#[^ ]+' "$page" |
 		sed -E 's/^\]\(//; s/\)$//; s/^\[[^]]+\]: *//' | sort -u || true)
 	for l in $links; do
+		# a citation of a results row: scripts/check-citations.py
+		case $l in *.csv#L[0-9]*) continue ;; esac
 		target=$(dirname "$page")/${l%%#*}
 		[ -n "${l%%#*}" ] || target=$page
 		if [ ! -f "$target" ] || ! slugs "$target" | grep -qxF -- "${l#*#}"; then

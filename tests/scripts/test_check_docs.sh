@@ -5,7 +5,11 @@
 # is what the DocBook makes, when a generated table is stale, when a
 # modparam or an RPC has no section of its own, when a linkend names no
 # id, and when the XML is not valid DocBook; --update (make docs) mends
-# the tables and the README. Needs the doc tools (build/*_doc, xsltproc,
+# the tables and the README. The figures of the XML and of
+# docs/algorithms.md: a citation of a results row that holds the figure
+# passes (and the README shows the figure), one of a row that does not,
+# or of a file that is not there, fails, and so does a figure in a cited
+# region that cites nothing, in each of the two files. Needs the doc tools (build/*_doc, xsltproc,
 # docbook-xsl, docbook-xml, w3m, xmllint: make deps).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -20,6 +24,8 @@ cp "$top"/build/params_doc "$top"/build/modparams_doc \
 	no "build/*_doc missing (make check-docs builds them)"
 cp "$top/README.md" "$t/"
 cp "$top/docs/algorithms.md" "$t/docs/"
+# the results the docs cite, as they are
+ln -s "$top/bench" "$t/bench"
 xml=$t/modules/ovc/doc/ovc_admin.xml
 cp "$xml" "$F/admin.xml"
 cp "$t/modules/ovc/README" "$F/README"
@@ -77,6 +83,53 @@ sed -i 's#<title>Admin Guide</title>#<title>Admin Guide</title><para><bogus/></p
 is "invalid DocBook fails" "$(run)" 1
 is "... saying so" "$(said 'is not valid DocBook 4.4')" 1
 restore
+
+# citations in the XML: a ulink to a results row, relative to the XML
+alg=$t/docs/algorithms.md
+cp "$alg" "$F/algorithms.md"
+row=../../../bench/results/tlsf-s38/runs.csv
+cite_xml() {
+	sed -i "s|<title>Admin Guide</title>|<title>Admin Guide</title><para>\\n<!-- cited:begin -->\\nocc set up $1 of the capacity in time\\n<!-- cited:end -->\\n</para>|" "$xml"
+}
+cite_xml "<ulink url=\"$row#L3\">1.227</ulink>"
+is "a figure cited in the XML passes" "$(run --update)" 0
+is "... and the README shows it" \
+	"$(grep -c 'occ set up 1.227 of the capacity in time' "$t/modules/ovc/README")" 1
+is "... which then passes" "$(run)" 0
+restore
+cite_xml "<ulink url=\"$row#L2\">1.227</ulink>"
+is "an XML citation of a row without the figure fails" "$(run)" 1
+is "... naming it" "$(said '1.227 is not in that row')" 1
+restore
+cite_xml "<ulink url=\"../../../bench/results/no/runs.csv#L3\">1.227</ulink>"
+is "an XML citation of no file fails" "$(run)" 1
+is "... naming it" "$(said 'no file .*bench/results/no/runs.csv')" 1
+restore
+cite_xml "1.227"
+is "an uncited figure in the XML's cited region fails" "$(run)" 1
+is "... naming it" "$(said 'figure "1.227" cites no row')" 1
+restore
+
+# citations in docs/algorithms.md: Markdown links, as in README.md
+mdrow=../bench/results/tlsf-s38/runs.csv
+cite_md() {
+	printf '\n<!-- cited:begin -->\nocc set up %s of the capacity in time\n<!-- cited:end -->\n' "$1" >>"$alg"
+}
+cite_md "[1.227]($mdrow#L3)"
+is "a figure cited in docs/algorithms.md passes" "$(run)" 0
+cp "$F/algorithms.md" "$alg"
+cite_md "[1.227]($mdrow#L2)"
+is "a Markdown citation of a row without the figure fails" "$(run)" 1
+is "... naming it" "$(said '1.227 is not in that row')" 1
+cp "$F/algorithms.md" "$alg"
+cite_md "[1.227](../bench/results/no/runs.csv#L3)"
+is "a Markdown citation of no file fails" "$(run)" 1
+is "... naming it" "$(said 'no file .*bench/results/no/runs.csv')" 1
+cp "$F/algorithms.md" "$alg"
+cite_md "1.227"
+is "an uncited figure in docs/algorithms.md's cited region fails" "$(run)" 1
+is "... naming it" "$(said 'figure "1.227" cites no row')" 1
+cp "$F/algorithms.md" "$alg"
 
 is "restored, the copy passes again" "$(run)" 0
 t_done
