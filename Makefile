@@ -170,6 +170,7 @@ check-scripts:
 	./tests/scripts/test_cgroup.sh
 	./tests/scripts/test_headline.sh
 	./tests/scripts/test_probe.sh
+	./tests/scripts/test_sipp_stat.sh
 	./tests/scripts/test_kam_tree_layout.sh
 	./tests/scripts/test_check_docs.sh
 

@@ -405,16 +405,24 @@ stats_class() {
 		in_c && $1 == k ":" { print $2; exit }'
 }
 
+# SIPP_COLS: an awk function, col(NAME), for SIPp's stat.csv header:
+# NAME as SIPp before 3.8 writes it (cumulative counts), "" for a column
+# to leave out. SIPp 3.8 (Debian sid's) writes each repartition column
+# twice, periodic "NAME(P)" and cumulative "NAME(C)": the (C) one is
+# the old NAME.
+SIPP_COLS='function col(n) { if(n ~ /\(P\)$/) return ""
+	sub(/\(C\)$/, "", n); return n }'
+
 # timely_window NAME FROM TO [MS]: calls set up within MS ms (default
 # 500; 50, 100, 200 or 500: SIPp's repartition of the INVITE -> 200 rtd
 # "setup"; "all": every call set up, however late) between stat rows
 # FROM and TO.
 timely_window() {
-	awk -F';' -v a="$2" -v b="$3" -v ms="${4:-500}" '
-		NR == 1 { for(i = 1; i <= NF; i++)
-				if($i ~ /^ResponseTimeRepartitionsetup_/ && (ms == "all" ||
-					($i ~ /_<[0-9]+$/ &&
-					substr($i, index($i, "<") + 1) + 0 <= ms + 0))) c[i] = 1
+	awk -F';' -v a="$2" -v b="$3" -v ms="${4:-500}" "$SIPP_COLS"'
+		NR == 1 { for(i = 1; i <= NF; i++) { n = col($i)
+				if(n ~ /^ResponseTimeRepartitionsetup_/ && (ms == "all" ||
+					(n ~ /_<[0-9]+$/ &&
+					substr(n, index(n, "<") + 1) + 0 <= ms + 0))) c[i] = 1 }
 			next }
 		{ r = NR - 1; s = 0; for(i in c) s += $i
 			if(r == a) va = s; if(r <= b) vb = s }
@@ -628,14 +636,15 @@ probe_capacity() {
 probe_late() {
 	local out
 	out=$(awk -F';' -v ms="$PROBE_MS" -v rate="$2" -v calls="$3" \
-		-v pct="${PROBE_LATE_PCT:-2}" -v need="${PROBE_LATE_RUN:-3}" '
-		NR == 1 { for(i = 1; i <= NF; i++)
-				if($i ~ /^ResponseTimeRepartitionsetup_/) {
+		-v pct="${PROBE_LATE_PCT:-2}" -v need="${PROBE_LATE_RUN:-3}" \
+		"$SIPP_COLS"'
+		NR == 1 { for(i = 1; i <= NF; i++) { n = col($i)
+				if(n ~ /^ResponseTimeRepartitionsetup_/) {
 					all[i] = 1
-					if($i ~ /_<[0-9]+$/ &&
-						substr($i, index($i, "<") + 1) + 0 <= ms + 0)
+					if(n ~ /_<[0-9]+$/ &&
+						substr(n, index(n, "<") + 1) + 0 <= ms + 0)
 						in_time[i] = 1
-				}
+				} }
 			next }
 		{ late = 0; for(i in all) if(!(i in in_time)) late += $i
 			if(late - prev > 0.01 * rate) { run++; if(run > best) best = run }
