@@ -11,7 +11,10 @@ has that line, and each number in the link's text is a field of that
 line, rounded to the decimals the text gives (a number followed by "%"
 may also be a fraction of one in the row: 77.5 % for 0.775).
 
-Between <!-- cited:begin --> and <!-- cited:end --> every figure (a
+Between <!-- cited:begin --> and <!-- cited:end --> (each on a line of
+its own, or inside one: in Markdown a comment that starts a line ends a
+paragraph, so a marker inside a paragraph sits after the text before it)
+every figure (a
 number with a decimal point, or a number followed by "%" or "ms") must
 sit in a citation's text or in `inline code` (the generated headline,
 between <!-- headline:begin --> and <!-- headline:end -->, is checked
@@ -149,10 +152,14 @@ def check(page):
         if xml and '</programlisting>' in line:
             fence = False
             continue
-        if '<!-- cited:begin -->' in line:
-            cited = True
-        if '<!-- cited:end -->' in line:
-            cited = False
+        region = ''  # the part of the line between the markers
+        for part in re.split(r'(<!-- cited:(?:begin|end) -->)', line):
+            if part == '<!-- cited:begin -->':
+                cited = True
+            elif part == '<!-- cited:end -->':
+                cited = False
+            elif cited:
+                region += part + ' '
         if '<!-- headline:begin' in line:
             generated = True
         if '<!-- headline:end' in line:
@@ -197,8 +204,8 @@ def check(page):
             elif anchor and f.endswith('.md') and anchor not in anchors(f):
                 print(f'check-docs: {page}:{n}: link {target} names no heading')
                 bad = 1
-        if cited and not generated and not (xml and fence):
-            for m in FIGURE.finditer(uncited_text(page, line)):
+        if region and not generated:
+            for m in FIGURE.finditer(uncited_text(page, region)):
                 print(f'check-docs: {page}:{n}: figure "{m.group(0)}" '
                       'cites no row of a results file')
                 bad = 1

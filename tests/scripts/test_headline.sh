@@ -12,7 +12,8 @@
 # on an edited figure;
 # scripts/check-citations.py passes a citation whose figures are in the
 # row it names and fails a wrong figure, a missing row, a missing file
-# and a figure in a cited region that cites nothing; a link to a heading,
+# and a figure in a cited region that cites nothing (the region bounded
+# by its markers where they sit inside a line); a link to a heading,
 # a file or a folder passes, one to a missing heading or file fails.
 set -euo pipefail
 
@@ -104,6 +105,12 @@ cp "$F/h.csv" "$F/res/h.csv"
 printf '<!-- cited:begin -->\nat 16x [0.90 and 135 ms, f 1.00](res/h.csv#L5), 8× and `0.5` free\n<!-- cited:end -->\n0.77 outside\n' >"$F/c.md"
 if cite; then ok "a resolving citation passes"; else
 	no "a resolving citation fails: $(cat "$F/c.out")"; fi
+printf '0.77 before <!-- cited:begin -->[0.90](res/h.csv#L5)\nand [0.88](res/h.csv#L5) <!-- cited:end --> 0.5 after\n' >"$F/c.md"
+if cite; then ok "markers inside a paragraph bound the region"; else
+	no "markers inside a paragraph: $(cat "$F/c.out")"; fi
+printf 'x <!-- cited:begin -->[0.90](res/h.csv#L5) and 0.5\n<!-- cited:end -->\n' >"$F/c.md"
+if cite; then no "passes an uncited figure after an inline marker"; else
+	ok "fails an uncited figure after an inline marker"; fi
 printf 'the share [23 %%](res/h.csv#L2)\n' >"$F/c.md"
 if cite; then ok "a percentage of a fraction passes"; else
 	no "a percentage of a fraction fails: $(cat "$F/c.out")"; fi
