@@ -8,7 +8,8 @@ anchor: [0.78](bench/results/defaults-recheck/sweep.csv#L5) (the path
 relative to the page, as GitHub resolves it; L1 is the header line, so
 the first data row is L2). The citation resolves when the file exists,
 has that line, and each number in the link's text is a field of that
-line, rounded to the decimals the text gives (a number followed by "%"
+line, rounded (half up, or as printf rounds) to the decimals the text
+gives (a number followed by "%"
 may also be a fraction of one in the row: 77.5 % for 0.775).
 
 Between <!-- cited:begin --> and <!-- cited:end --> (each on a line of
@@ -35,6 +36,7 @@ of <literal> is skipped as `code` is in Markdown, as are tags, their
 attributes and <programlisting> blocks; any other ulink to a relative
 path must name a file or folder that exists.
 """
+import decimal
 import html
 import os
 import re
@@ -82,11 +84,15 @@ def fields(line):
 def matches(text_num, pct, row):
     dec = len(text_num.split('.')[1]) if '.' in text_num else 0
     want = float(text_num)
+    q = decimal.Decimal(1).scaleb(-dec)
     for v in row:
         cands = [v, v * 100] if pct else [v]
         for c in cands:
+            # half up on the field as written: 1.085 gives 1.09
+            up = decimal.Decimal(repr(c)).quantize(
+                q, rounding=decimal.ROUND_HALF_UP)
             if abs(round(c, dec) - want) < 10 ** -(dec + 3) or \
-               f'{c:.{dec}f}' == text_num:
+               f'{c:.{dec}f}' == text_num or up == decimal.Decimal(text_num):
                 return True
     return False
 

@@ -11,7 +11,7 @@
 # failing when the CSV's module source is not the checkout's, and fails
 # on an edited figure;
 # scripts/check-citations.py passes a citation whose figures are in the
-# row it names and fails a wrong figure, a missing row, a missing file
+# row it names (rounded half up, 1.085 as 1.09) and fails a wrong figure, a missing row, a missing file
 # and a figure in a cited region that cites nothing (the region bounded
 # by its markers where they sit inside a line); a link to a heading,
 # a file or a folder passes, one to a missing heading or file fails.
@@ -111,6 +111,10 @@ if cite; then ok "markers inside a paragraph bound the region"; else
 printf 'x <!-- cited:begin -->[0.90](res/h.csv#L5) and 0.5\n<!-- cited:end -->\n' >"$F/c.md"
 if cite; then no "passes an uncited figure after an inline marker"; else
 	ok "fails an uncited figure after an inline marker"; fi
+printf 'a,b\n1.085,0.565\n' >"$F/res/r.csv"
+printf '[1.09 and 56.5 %%](res/r.csv#L2) [0.57](res/r.csv#L2)\n' >"$F/c.md"
+if cite; then ok "a figure rounded half up passes"; else
+	no "a figure rounded half up fails: $(cat "$F/c.out")"; fi
 printf 'the share [23 %%](res/h.csv#L2)\n' >"$F/c.md"
 if cite; then ok "a percentage of a fraction passes"; else
 	no "a percentage of a fraction fails: $(cat "$F/c.out")"; fi
