@@ -160,7 +160,7 @@ check-docs: $(BUILD)/params_doc $(BUILD)/csv_doc
 # and README.md's headline table and plot regenerated from it.
 headline: all bench-tools
 	./bench/campaigns/headline.sh
-check-scripts: $(BUILD)/params_doc $(BUILD)/csv_doc
+check-scripts: $(BUILD)/params_doc $(BUILD)/csv_doc $(BUILD)/bench/ovc-jget
 
 # the shell helpers on fake trees (no root, no load: scripts/cgroup.sh,
 # the capacity probe's search, kam-tree.sh's layout, the headline's chain
