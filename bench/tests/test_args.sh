@@ -37,11 +37,14 @@ done
 # every script or file a script names through its own place ("$here/X",
 # "$top/X", "$BENCH_TOP/X", "$(dirname "$0")/X") exists: here is bench/
 # or the top (whichever holds X), top the top; run-time folders (out/)
-# aside
+# and what the build makes (paths git ignores) aside
 for f in $(git ls-files 'bench/*.sh' 'bench/ovc-bench' | grep -v '^bench/results/'); do
 	[ "$f" != bench/tests/test_args.sh ] || continue
 	while read -r t; do
 		rest=${t#*/}
+		# what the build makes (build/, ovc.so: ignored by git) is not
+		# there in a fresh clone before make has run
+		git check-ignore -q -- "$rest" "bench/$rest" && continue
 		case "$t" in
 		*'/out/'* | *'/out') continue ;;
 		'$here/'*) [ -e "bench/$rest" ] || [ -e "$rest" ] ;;
