@@ -44,7 +44,7 @@ for f in $(git ls-files 'bench/*.sh' 'bench/ovc-bench' | grep -v '^bench/results
 		rest=${t#*/}
 		# what the build makes (build/, ovc.so: ignored by git) is not
 		# there in a fresh clone before make has run
-		git check-ignore -q -- "$rest" "bench/$rest" && continue
+		{ git check-ignore -q -- "$rest" || git check-ignore -q -- "bench/$rest"; } && continue
 		case "$t" in
 		*'/out/'* | *'/out') continue ;;
 		'$here/'*) [ -e "bench/$rest" ] || [ -e "$rest" ] ;;
