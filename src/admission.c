@@ -167,13 +167,20 @@ static int remembered(const struct ovc_adm_state *st,
 	return 0;
 }
 
+/* Is r what the fair share counts: a new call's INVITE from a known
+ * source, with the fair share on? */
+static int fair_counted(
+		const struct ovc_adm_state *st, const struct ovc_adm_req *r)
+{
+	return st->fair != NULL && r->fair_src != 0 && ovc_adm_new_invite(r);
+}
+
 /* The fair share's verdict (ovc/fair.h) on a new call's INVITE r from a
  * known source, counted once; anything else passes. */
 static enum ovc_fair_verdict fair_judge(
 		const struct ovc_adm_state *st, const struct ovc_adm_req *r)
 {
-	if(st->fair == NULL || r->fair_src == 0 || r->sc == NULL
-			|| !ovc_adm_new_invite(r))
+	if(!fair_counted(st, r) || r->sc == NULL)
 		return OVC_FAIR_PASS;
 	return ovc_fair_judge(st->fair, r->fair_src,
 			ovc_fair_call(st->secret, r->buf, r->sc), r->buf, r->sc);
@@ -181,9 +188,10 @@ static enum ovc_fair_verdict fair_judge(
 
 /* Counts a new call's INVITE r from a known source as it arrives (the
  * spare level of ovc/fair.h, before anything refuses it). */
-static void fair_arrive(const struct ovc_adm_state *st, const struct ovc_adm_req *r)
+static void fair_arrive(
+		const struct ovc_adm_state *st, const struct ovc_adm_req *r)
 {
-	if(st->fair != NULL && r->fair_src != 0 && ovc_adm_new_invite(r))
+	if(fair_counted(st, r))
 		ovc_fair_arrive(st->fair, r->fair_src);
 }
 
@@ -193,8 +201,7 @@ static void fair_arrive(const struct ovc_adm_state *st, const struct ovc_adm_req
 static int fair_spared(const struct ovc_adm_state *st,
 		const struct ovc_adm_req *r, int64_t age_ns)
 {
-	return st->fair != NULL && r->fair_src != 0 && ovc_adm_new_invite(r)
-		   && age_ns >= 0 && age_ns < OVC_FAIR_SPARE_NS
+	return fair_counted(st, r) && age_ns >= 0 && age_ns < OVC_FAIR_SPARE_NS
 		   && ovc_fair_under(st->fair, r->fair_src);
 }
 

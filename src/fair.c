@@ -21,13 +21,18 @@ void ovc_fair_init(struct ovc_fair *fr)
 	atomic_store(&fr->exempt, 0);
 }
 
-/* Are src's arrivals at or under the spare level (one set)? */
-static int spared(const struct ovc_fair *fr, uint32_t copy, uint64_t src)
+/* Is source src, of rate m at the acceptor, under its share while copy
+ * counts: m at or under the level (one set), or its arrivals at or under
+ * the spare level (one set)? */
+static int under(const struct ovc_fair *fr, uint32_t copy, uint32_t level,
+		unsigned m, uint64_t src)
 {
 	uint32_t spare = atomic_load_explicit(&fr->spare, memory_order_relaxed);
 
-	return spare != OVC_FAIR_ALL
-		   && ovc_fair_rate(&fr->arr, ovc_fair_prev(copy), src) <= spare;
+	return (level != OVC_FAIR_ALL && m <= level)
+		   || (spare != OVC_FAIR_ALL
+				   && ovc_fair_rate(&fr->arr, ovc_fair_prev(copy), src)
+							  <= spare);
 }
 
 void ovc_fair_arrive(struct ovc_fair *fr, uint64_t src)
@@ -47,7 +52,7 @@ enum ovc_fair_verdict ovc_fair_judge(struct ovc_fair *fr, uint64_t src,
 	if(level == OVC_FAIR_ALL)
 		return OVC_FAIR_PASS;
 	m = ovc_fair_rate(&fr->sk, ovc_fair_prev(copy), src);
-	if(m <= level || spared(fr, copy, src))
+	if(under(fr, copy, level, m, src))
 		return OVC_FAIR_UNDER;
 	if(ovc_fair_passes(call, m, level))
 		return OVC_FAIR_PASS;
@@ -65,10 +70,8 @@ int ovc_fair_under(const struct ovc_fair *fr, uint64_t src)
 	uint32_t copy = atomic_load_explicit(&fr->copy, memory_order_relaxed);
 	uint32_t level = atomic_load_explicit(&fr->level, memory_order_relaxed);
 
-	return (level != OVC_FAIR_ALL
-				   && ovc_fair_rate(&fr->sk, ovc_fair_prev(copy), src)
-							  <= level)
-		   || spared(fr, copy, src);
+	return under(fr, copy, level,
+			ovc_fair_rate(&fr->sk, ovc_fair_prev(copy), src), src);
 }
 
 uint32_t ovc_fair_spare_update(struct ovc_fair *fr,
@@ -117,19 +120,23 @@ void ovc_fair_sort(const unsigned *row, struct ovc_fair_sorted *s)
 	s->total = s->pre[n];
 }
 
+/* Sorts row 0 of sketch sk's last complete epoch (fr's copy before the
+ * counting one) into *s. */
+static void sort_prev(const struct ovc_fair *fr,
+		const struct ovc_fair_sketch *sk, struct ovc_fair_sorted *s)
+{
+	ovc_fair_sort(sk->c[ovc_fair_prev(atomic_load(&fr->copy))][0], s);
+}
+
 void ovc_fair_sort_last(const struct ovc_fair *fr, struct ovc_fair_sorted *s)
 {
-	uint32_t prev = ovc_fair_prev(atomic_load(&fr->copy));
-
-	ovc_fair_sort(fr->sk.c[prev][0], s);
+	sort_prev(fr, &fr->sk, s);
 }
 
 void ovc_fair_sort_arrivals(
 		const struct ovc_fair *fr, struct ovc_fair_sorted *s)
 {
-	uint32_t prev = ovc_fair_prev(atomic_load(&fr->copy));
-
-	ovc_fair_sort(fr->arr.c[prev][0], s);
+	sort_prev(fr, &fr->arr, s);
 }
 
 uint32_t ovc_fair_level(

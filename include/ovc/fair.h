@@ -129,7 +129,8 @@ uint32_t ovc_fair_spare_update(struct ovc_fair *fr,
 
 /* Sorts the last complete epoch of fr's arrivals (row 0) into *s (after
  * ovc_fair_rotate()). */
-void ovc_fair_sort_arrivals(const struct ovc_fair *fr, struct ovc_fair_sorted *s);
+void ovc_fair_sort_arrivals(
+		const struct ovc_fair *fr, struct ovc_fair_sorted *s);
 
 /* The epoch ends (once a second, one process): the copy that counted
  * answers from now on, the next one (cleared first) counts, in both

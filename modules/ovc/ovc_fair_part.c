@@ -103,7 +103,9 @@ static void fair_start(const struct ovc_tick *t)
 		LM_ERR("no private memory for the fair share's level: no cut\n");
 		if(sorted != NULL)
 			pkg_free(sorted);
-		sorted = NULL;
+		if(arrived != NULL)
+			pkg_free(arrived);
+		sorted = arrived = NULL;
 		return;
 	}
 	memset(sorted, 0, sizeof(*sorted));
