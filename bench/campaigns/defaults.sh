@@ -183,3 +183,6 @@ for m in $MULTS; do
 	done
 done
 log "rows in $OUT/runs.csv"
+"$here/bench/tools/results.sh" record "$OUT" \
+	"what loadmodule + ovc_admit() gives: every arm at $MULTS x rho_M" \
+	"bench/campaigns/defaults.sh (ARMS='$ARMS' MULTS='$MULTS' SECS=$SECS)"

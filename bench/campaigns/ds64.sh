@@ -56,6 +56,15 @@ if [ "${1:-}" = root ]; then
 	mkdir -p "$OUT"
 	cp -r "$root/ovc/bench/results/ds64/." "$OUT/"
 	"$here/plots/plot-ds64.sh" "$OUT"
+	raw=()
+	[ "$OUT" != "$top/bench/results/ds64" ] || [ ! -d "$OUT/runs" ] ||
+		mapfile -t raw < <(find "$OUT/runs" -type f)
+	RESULTS_KAMAILIO=$(chroot "$root" kamailio -v 2>/dev/null |
+		sed -n 's/^version: //p' | head -1) \
+		"$top/bench/tools/results.sh" record "$OUT" \
+		"Kamailio's dispatcher-64 edge against ovc's edge and local control" \
+		"bench/campaigns/ds64.sh root (EDGES='${EDGES:-ds64 ovc local}' MULTS='${MULTS:-2 4 8 12 16}')" \
+		"${raw[@]}"
 	exit 0
 fi
 
@@ -155,4 +164,12 @@ for m in $MULTS; do
 	done
 done
 log "runs in $runs"
+if [ -z "${GIT:-}" ]; then # root mode records on the host
+	raw=()
+	[ "$OUT" != "$top/bench/results/ds64" ] ||
+		mapfile -t raw < <(find "$OUT/runs" -type f)
+	"$top/bench/tools/results.sh" record "$OUT" \
+		"Kamailio's dispatcher-64 edge against ovc's edge and local control" \
+		"bench/campaigns/ds64.sh (EDGES='$EDGES' MULTS='$MULTS')" "${raw[@]}"
+fi
 finish

@@ -72,3 +72,6 @@ mkdir -p "$(dirname "$csv")"
 mv "$csv.tmp" "$csv"
 echo "headline: $csv written, $started to $finished" >&2
 "$top/bench/reports/headline-readme.sh" --plot "$csv"
+"$top/bench/tools/results.sh" record "$(dirname "$csv")" \
+	"the README's headline: no control against the defaults at $loads x rho_M, $runs runs of $secs s per point" \
+	"make headline (bench/campaigns/headline.sh)"

@@ -79,3 +79,6 @@ awk -F, 'NR > 1 { n[$1]++; v[$1, n[$1]] = $5 }
 			printf "%-16s median %7.1f us/call  x plain %.3f\n", a, med[a],
 				("plain" in med && med["plain"] > 0) ? med[a] / med["plain"] : 0
 	}' "$OUT/runs.csv" | sort
+"$here/bench/tools/results.sh" record "$OUT" \
+	"what loading ovc costs a proxy below capacity (CPU per call)" \
+	"bench/campaigns/loading-cost.sh"

@@ -235,3 +235,9 @@ for t in $TOPOS; do
 	analyse "$d" "$t"
 	"$here/reports/net-keep.sh" "$d" "$OUT/reaction/$t-run"
 done
+raw=()
+[ "$OUT" != "$BENCH_TOP/bench/results/network" ] ||
+	mapfile -t raw < <(find "$OUT/reaction" -path '*-run/*' -type f)
+"$BENCH_TOP/bench/tools/results.sh" record "$OUT" \
+	"how fast the edges follow the core's RFC 7339 feedback ($MODE, $LOW -> $HIGH x rho_M)" \
+	"bench/campaigns/network-reaction.sh" "${raw[@]}"

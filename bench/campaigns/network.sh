@@ -146,6 +146,18 @@ cmd_runs() {
 
 cmd_plot() { "$here/plots/plot-network.sh" "$OUT"; }
 
+# record: OUT's MANIFEST, and the runs' kept files (net-keep.sh) into its
+# archive when OUT is the repository's folder
+record() {
+	local raw=()
+	[ "$OUT" != "$BENCH_TOP/bench/results/network" ] || [ ! -d "$OUT/runs" ] ||
+		mapfile -t raw < <(find "$OUT/runs" -type f)
+	"$BENCH_TOP/bench/tools/results.sh" record "$OUT" \
+		"networks of servers: local, hop, e2e on $TOPOS at $MULTS x rho_M" \
+		"bench/campaigns/network.sh $1 (TOPOS='$TOPOS' MODES='$MODES' MULTS='$MULTS')" \
+		"${raw[@]}"
+}
+
 main() {
 	local t0
 	t0=$(date +%s)
@@ -160,6 +172,7 @@ main() {
 		module_copy
 		testbed_up
 		cmd_runs
+		record runs
 		;;
 	plot) cmd_plot ;;
 	all)
@@ -169,6 +182,7 @@ main() {
 		cmd_calibrate
 		cmd_runs
 		cmd_plot || say "plot failed"
+		record all
 		;;
 	*)
 		echo "usage: $0 calibrate|runs|plot|all" >&2

@@ -177,3 +177,6 @@ for a in "${arms[@]}"; do
 	sleep 1
 done
 plot_all
+"$here/bench/tools/results.sh" record "$OUT" \
+	"how fast the defaults react to a step $LOW -> $HIGH -> $LOW x capacity" \
+	"bench/campaigns/reaction.sh"

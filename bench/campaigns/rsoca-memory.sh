@@ -162,4 +162,12 @@ plot '$in/r1-reap.plot.csv' using 1:5 with lines lw 2 lc rgb '#cc0000' title 'r1
 unset multiplot
 EOF
 echo "rsoca-memory: results in $out"
-[ "$report_only" = 1 ] || finish
+if [ "$report_only" = 0 ]; then
+	raw=()
+	[ "$out" != "$top/bench/results/rsoca-memory" ] ||
+		mapfile -t raw < <(find "$out" -maxdepth 1 -type f -name 'r[12]-*')
+	"$top/bench/tools/results.sh" record "$out" \
+		"R-SOCA's memory attack, reaping on and off" \
+		"bench/campaigns/rsoca-memory.sh" "${raw[@]}"
+	finish
+fi

@@ -94,3 +94,6 @@ for r in "${rates[@]}"; do
 		sleep 1
 	done
 done
+"$here/bench/tools/results.sh" record "$OUT" \
+	"receive-queue features (age limit, guard, buffer) at overload" \
+	"bench/campaigns/rxq.sh"

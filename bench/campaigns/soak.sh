@@ -158,4 +158,7 @@ for a in $ALGS; do
 		"$bs > 0 && $bp >= 99.9"
 done
 log "rows in $OUT/summary.csv, logs in $T_DIR"
+"$here/bench/tools/results.sh" record "$OUT" \
+	"minutes of overload: shm flat, rows balanced, BYEs answered" \
+	"bench/campaigns/soak.sh"
 finish

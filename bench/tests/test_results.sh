@@ -7,8 +7,9 @@
 # archive; fetch gives a folder where kept and packed files are whole and
 # equal to what was packed, and the folder itself for a campaign without
 # an archive; check passes, and fails on an archive changed behind the
-# MANIFEST's back and on a folder without MANIFEST; and check passes on
-# the repository's bench/results.
+# MANIFEST's back and on a folder without MANIFEST; record writes a
+# MANIFEST (what, when, module, Kamailio, command) and packs the raw files
+# it is given; and check passes on the repository's bench/results.
 set -euo pipefail
 . "$(dirname "$0")/../tools/args.sh"
 bench_help_if "$0" "$@"
@@ -62,6 +63,36 @@ is "fetch: no archive, the path itself" "$("$r" fetch "$F/res/plain" 2>/dev/null
 	ok "fetch of a missing file fails"
 "$r" fetch /etc >/dev/null 2>&1 && no "fetch outside bench/results" ||
 	ok "fetch outside bench/results fails"
+
+# record: the MANIFEST says what, when, module, Kamailio and command,
+# keeps the raw line, and packs the raw files named
+raw_before=$(grep '^raw: ' "$F/res/c/MANIFEST" || true)
+mkdir -p "$F/res/c/runs/b"
+echo "b" >"$F/res/c/runs/b/merged.csv"
+"$r" record "$F/res/c" "a made-up campaign" "make bench-c" \
+	"$F/res/c/runs/b/merged.csv" 2>/dev/null &&
+	ok "record runs" || no "record failed"
+m=$F/res/c/MANIFEST
+grep -q '^what: a made-up campaign$' "$m" && grep -q '^command: make bench-c$' "$m" &&
+	grep -qE '^when: 20[0-9]{2}-[0-9]{2}-[0-9]{2}T' "$m" &&
+	grep -qE '^module: source [0-9a-f]{16}|^module: source unknown' "$m" &&
+	grep -q '^kamailio: ' "$m" && ok "record: what, when, module, kamailio, command" ||
+	no "record: MANIFEST is $(cat "$m")"
+[ ! -e "$F/res/c/runs/b/merged.csv" ] &&
+	"$r" list c | grep -qx 'runs/b/merged.csv' &&
+	ok "record packs the raw files named" || no "record did not pack runs/b"
+[ "$(grep -c '^raw: ' "$m")" = 1 ] && [ "$(grep '^raw: ' "$m")" != "$raw_before" ] &&
+	ok "record: one raw line, updated" || no "record: raw lines $(grep '^raw: ' "$m")"
+"$r" check c 2>/dev/null && ok "check after record" || no "check fails after record"
+mkdir -p "$F/elsewhere"
+"$r" record "$F/elsewhere" "out of tree" "x" 2>/dev/null &&
+	grep -q '^campaign: elsewhere$' "$F/elsewhere/MANIFEST" &&
+	ok "record: a folder outside bench/results" || no "record outside bench/results"
+"$r" record "$F/res/c/runs" "inside" "x" 2>/dev/null &&
+	no "record accepts a folder inside a campaign" ||
+	ok "record refuses a folder inside a campaign"
+"$r" record "$F/res/c" "two" 2>/dev/null && no "record without COMMAND" ||
+	ok "record needs WHAT and COMMAND"
 
 "$r" check 2>/dev/null && ok "check" || no "check fails on a good folder"
 echo x | xz >"$F/res/c/raw.tar.xz"

@@ -19,6 +19,19 @@
 #                                 and every archive the sha256 and file
 #                                 count its MANIFEST gives; exit 1 if not
 #   results.sh list CAMPAIGN      the files of the campaign's archive
+#   results.sh record DIR WHAT COMMAND [RAW...]
+#                                 what a campaign calls when it has
+#                                 written its results into DIR: DIR's
+#                                 MANIFEST says WHAT, when (now, UTC), the
+#                                 module (the id of its source,
+#                                 scripts/module-id.sh, and the sha256 of
+#                                 the ovc.so built from it), the Kamailio
+#                                 that ran it and COMMAND; RAW files (its
+#                                 per-run files, under DIR) then go into
+#                                 the archive as pack does. DIR outside
+#                                 bench/results (a campaign's OUT set
+#                                 elsewhere) gets its MANIFEST, and RAW
+#                                 stays where it is.
 #
 # A campaign is a folder bench/results/CAMPAIGN. Its MANIFEST says what was
 # measured, when, with which module and command, and, when it has raw
@@ -35,7 +48,8 @@ fetch) bench_nargs 2 2 "$@" ;;
 pack) bench_nargs 3 - "$@" ;;
 check) ;;
 list) bench_nargs 2 2 "$@" ;;
-*) bench_bad "takes fetch PATH, pack CAMPAIGN FILE..., check or list CAMPAIGN" ;;
+record) bench_nargs 4 - "$@" ;;
+*) bench_bad "takes fetch PATH, pack CAMPAIGN FILE..., check, list CAMPAIGN or record DIR WHAT COMMAND [RAW...]" ;;
 esac
 bench_args_checked
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -177,8 +191,63 @@ cmd_check() {
 	return $bad
 }
 
+# module_line: the MANIFEST's module line for this checkout's module
+module_line() {
+	local id so=$top/modules/ovc/ovc.so
+	id=$("$top/scripts/module-id.sh" "$top")
+	if [ -f "$so" ]; then
+		echo "module: source $id; ovc.so sha256 $(sha "$so" | cut -c1-16)"
+	else
+		echo "module: source $id; no ovc.so built"
+	fi
+}
+
+# kamailio_line: the Kamailio that ran the campaign: RESULTS_KAMAILIO
+# (its version line, for a campaign run in another root), else the
+# host's (or the binary KAMAILIO names)
+kamailio_line() {
+	local v=${RESULTS_KAMAILIO:-}
+	[ -n "$v" ] || v=$("${KAMAILIO:-kamailio}" -v 2>/dev/null |
+		sed -n 's/^version: //p' | head -1 || true)
+	echo "kamailio: ${v:-not found}"
+}
+
+# cmd_record DIR WHAT COMMAND [RAW...]
+cmd_record() {
+	local dir=$1 what=$2 command=$3 c="" rel tmp
+	shift 3
+	[ -d "$dir" ] || die "no folder $dir"
+	case "$(realpath -m "$dir")/" in
+	"$(realpath -m "$res")"/*/) c=$(campaign_of "$dir" | sed -n 1p)
+		rel=$(campaign_of "$dir" | sed -n 2p)
+		[ -z "$rel" ] || die "$dir is inside campaign $c, not a campaign folder" ;;
+	esac
+	tmp=$(mktemp)
+	{
+		echo "# ${c:+bench/results/}${c:-$dir}: what, when, module, command; the raw per-run"
+		echo "# files, if any, in raw.tar.xz (bench/tools/results.sh fetch; bench/README.md)."
+		echo "campaign: ${c:-$(basename "$dir")}"
+		echo "what: $what"
+		echo "when: $(date -u +%FT%TZ)"
+		module_line
+		kamailio_line
+		echo "command: $command"
+		grep '^raw: ' "$dir/MANIFEST" 2>/dev/null || true
+	} >"$tmp"
+	cat "$tmp" >"$dir/MANIFEST"
+	rm -f "$tmp"
+	if [ $# -gt 0 ] && [ -n "$c" ]; then
+		cmd_pack "$c" "$@"
+	fi
+	echo "results: $dir/MANIFEST written" >&2
+}
+
 case "$1" in
 fetch) cmd_fetch "$2" ;;
+record)
+	shift
+	cmd_record "$@"
+	;;
 pack)
 	shift
 	cmd_pack "$@"
