@@ -153,10 +153,11 @@ for a in "${arms[@]}"; do
 	kam_stop
 	# per second: timely of both UACs (the second one shifted by PRE),
 	# ovc's rejections and overload state (rows from the first full second)
-	awk -F';' -v pre="$PRE" -v out="$T_DIR/$a.timely" '
+	# (SIPP_COLS: SIPp 3.8's "(C)" columns are the older versions' ones)
+	awk -F';' -v pre="$PRE" -v out="$T_DIR/$a.timely" "$SIPP_COLS"'
 		FNR == 1 { file++; delete c
 			for(i = 1; i <= NF; i++)
-				if($i ~ /^ResponseTimeRepartitionsetup_<(50|100|200|500)$/) c[i] = 1
+				if(col($i) ~ /^ResponseTimeRepartitionsetup_<(50|100|200|500)$/) c[i] = 1
 			prev = 0; next }
 		{ s = 0; for(i in c) s += $i; t = FNR - 2 + (file == 2 ? pre : 0)
 			tim[t] += s - prev; prev = s; if(t > max) max = t }
