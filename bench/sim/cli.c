@@ -32,7 +32,16 @@ const char sim_cli_usage_text[] =
 		"  --reject-at arrival|dequeue  where the in-core queue's INVITEs\n"
 		"                     meet the acceptor (arrival)\n"
 		"  --queue-size N     in-core queue capacity (1000)\n"
-		"  --workers N        in-core queue workers (1)\n";
+		"  --workers N        in-core queue workers (1)\n"
+		"  --model module|paper  module: the module's admission (decided\n"
+		"                     when read, gate, age limit, guard, kernel\n"
+		"                     stage); paper: 000's model (decided at\n"
+		"                     arrival, always overloaded, none of them);\n"
+		"                     give it before --param (module)\n"
+		"  --kstage 0|1       the kernel stage (1; paper: 0)\n"
+		"  --kstage-budget P  its CPU budget for 503s, % (20)\n"
+		"  --queue-max-wait MS  in-core queue expiry (-1: the module's;\n"
+		"                     paper: 0, none)\n";
 
 int sim_cli_num(const char *s, double *out)
 {
@@ -79,6 +88,23 @@ int sim_cli_apply(struct sim_cfg *c, const char *name, const char *arg)
 		c->reject_at_dequeue = !strcmp(arg, "dequeue");
 		return 1;
 	}
+	if(!strcmp(name, "model")) {
+		if(!strcmp(arg, "paper"))
+			sim_cfg_paper(c);
+		else if(strcmp(arg, "module"))
+			return bad(name, arg, "expected module or paper");
+		return 1;
+	}
+	if(!strcmp(name, "queue-max-wait")) {
+		if(!strcmp(arg, "-1")) {
+			c->queue_max_wait_ms = -1;
+			return 1;
+		}
+		if(sim_cli_num(arg, &v) < 0)
+			return bad(name, arg, "expected -1 or a number of ms");
+		c->queue_max_wait_ms = v;
+		return 1;
+	}
 	if(!strcmp(name, "incore")) {
 		if(!strcmp(arg, "-1") || !strcmp(arg, "0") || !strcmp(arg, "1")) {
 			c->incore = atoi(arg);
@@ -93,7 +119,8 @@ int sim_cli_apply(struct sim_cfg *c, const char *name, const char *arg)
 				|| !strcmp(name, "reject-ms") || !strcmp(name, "beta")
 				|| !strcmp(name, "buf") || !strcmp(name, "tcp")
 				|| !strcmp(name, "hold") || !strcmp(name, "abandon")
-				|| !strcmp(name, "queue-size") || !strcmp(name, "workers"))
+				|| !strcmp(name, "queue-size") || !strcmp(name, "workers")
+				|| !strcmp(name, "kstage") || !strcmp(name, "kstage-budget"))
 			return bad(name, arg, "expected a non-negative number");
 		return 0;
 	}
@@ -125,10 +152,14 @@ int sim_cli_apply(struct sim_cfg *c, const char *name, const char *arg)
 		c->queue_size = (unsigned)v;
 	else if(!strcmp(name, "workers") && v >= 1)
 		c->workers = (unsigned)v;
+	else if(!strcmp(name, "kstage"))
+		c->kstage = v != 0;
+	else if(!strcmp(name, "kstage-budget") && v > 0 && v <= 100)
+		c->kstage_budget = v;
 	else if(!strcmp(name, "duration") || !strcmp(name, "capacity")
 			|| !strcmp(name, "msg-ms") || !strcmp(name, "beta")
 			|| !strcmp(name, "buf") || !strcmp(name, "queue-size")
-			|| !strcmp(name, "workers"))
+			|| !strcmp(name, "workers") || !strcmp(name, "kstage-budget"))
 		return bad(name, arg, "out of range");
 	else
 		return 0;

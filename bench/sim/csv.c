@@ -13,7 +13,8 @@ void sim_csv_header(FILE *f)
 		  "indialog_dropped,register_offered,register_admitted,"
 		  "register_rejected,other_offered,other_admitted,other_rejected,"
 		  "load,goodput,u,alpha,calls,failed,rtx,rtx_ratio,timer_msgs,"
-		  "buf_drops,buf_len,setup_ms\n",
+		  "buf_drops,buf_len,setup_ms,timely,overload,kstage_share,"
+		  "kstage_drops,age_rejects\n",
 			f);
 }
 
@@ -36,7 +37,7 @@ void sim_csv_row(FILE *f, const struct sim_world *w, double t_s, double cpu)
 			(unsigned long long)s->offered[OVC_CLASS_INDIALOG],
 			(unsigned long long)s->admitted[OVC_CLASS_INDIALOG],
 			(unsigned long long)s->dropped[OVC_CLASS_INDIALOG]);
-	fprintf(f, "%.4f,%llu,%.4f,%.4f,%llu,%llu,%llu,%.4f,%llu,%llu,%zu,%.1f\n",
+	fprintf(f, "%.4f,%llu,%.4f,%.4f,%llu,%llu,%llu,%.4f,%llu,%llu,%zu,%.1f,",
 			(double)s->calls / w->cfg->capacity, (unsigned long long)s->good,
 			w->out.u, w->out.alpha, (unsigned long long)s->calls,
 			(unsigned long long)s->failed, (unsigned long long)s->rtx_in,
@@ -44,4 +45,7 @@ void sim_csv_row(FILE *f, const struct sim_world *w, double t_s, double cpu)
 			(unsigned long long)s->timer_msgs,
 			(unsigned long long)s->buf_drops, w->buf[P_EXT].n,
 			s->setup_n ? 1000 * s->setup_sum_s / (double)s->setup_n : 0.0);
+	fprintf(f, "%llu,%d,%.4f,%llu,%llu\n", (unsigned long long)s->timely,
+			w->over, w->ks_share, (unsigned long long)s->ks_drops,
+			(unsigned long long)s->age_rej);
 }

@@ -33,10 +33,12 @@ static void summary(FILE *f, const struct sim_cfg *c,
 	sim_profile_format(&c->prof, prof, sizeof(prof));
 	fprintf(f, "alg %s load %s r %.3f g %.4f goodput %.1f cps cpu %.3f "
 			   "rtx_ratio %.4f setup_ms %.1f reject_ratio %.3f beta %.2f "
-			   "riae %.4f ciae %.4f events %llu calls %llu cpu_time %.3f s\n",
+			   "riae %.4f ciae %.4f timely %.4f kstage_drops %.3f "
+			   "overload %.2f events %llu calls %llu cpu_time %.3f s\n",
 			ovc_alg_name(c->alg), prof, r->r, r->g, r->goodput, r->cpu,
 			r->rtx_ratio, r->setup_ms, r->reject_ratio, r->beta, r->riae,
-			r->ciae, (unsigned long long)r->events,
+			r->ciae, r->timely_g, r->ks_drop_ratio, r->over_share,
+			(unsigned long long)r->events,
 			(unsigned long long)r->calls, r->cpu_s);
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/sim/plot.sh - regenerates the simulator figures of bench/RESULTS.md
-# into bench/sim/results/ (CSV + gnuplot PNG). Needs `make sim` first.
+# into bench/sim/results/ (CSV + gnuplot PNG), on the papers' model
+# (--model paper, bench/sim/README.md). Needs `make sim` first.
 #
 #   bench/sim/plot.sh [fig7|sweep|pi|es|all]     (default all)
 #
@@ -33,7 +34,8 @@ mkdir -p "$out"
 [ -x "$sim" ] || { echo "plot.sh: run 'make sim' first" >&2; exit 1; }
 
 fig7() {
-	"$sim" --load steps:0=0.9,100=1.3,200=0.9,300=0.3 --duration 400 \
+	"$sim" --model paper --load steps:0=0.9,100=1.3,200=0.9,300=0.3 \
+		--duration 400 \
 		--csv "$out/fig7.csv" >/dev/null
 	gnuplot <<-GP
 	set terminal pngcairo size 900,600 noenhanced
@@ -57,7 +59,7 @@ fig7() {
 sweep_one() { # file title algs ovc-sim-options...
 	local f=$1 title=$2 a=$3
 	shift 3
-	"$sim" --sweep "$a" --loads 0.25:4:0.25 "$@" \
+	"$sim" --model paper --sweep "$a" --loads 0.25:4:0.25 "$@" \
 		--metrics "$out/$f-metrics.csv" >"$out/$f.csv"
 	gnuplot <<-GP
 	set terminal pngcairo size 900,600 noenhanced
@@ -87,7 +89,8 @@ sweep() {
 pi() {
 	local at
 	for at in arrival dequeue; do
-		"$sim" --sweep pi --loads 0.25:4:0.25 "${tb[@]}" --reject-at "$at" \
+		"$sim" --model paper --sweep pi --loads 0.25:4:0.25 "${tb[@]}" \
+			--reject-at "$at" \
 			--metrics "$out/pi-$at-metrics.csv" >"$out/pi-$at.csv"
 	done
 	gnuplot <<-GP
@@ -117,7 +120,7 @@ es() {
 	for init in "${runs[@]}"; do
 		[ -n "${ES_PLOT_ONLY:-}" ] && break
 		# shellcheck disable=SC2086
-		"$tune" "${tb[@]}" --reject-at "$at" --init "$init" \
+		"$tune" --model paper "${tb[@]}" --reject-at "$at" --init "$init" \
 			--iters "${ES_ITERS:-150}" --reps 2 ${!opts} \
 			>"$out/es-$at-run$i.csv"
 		i=$((i + 1))

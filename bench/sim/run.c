@@ -8,8 +8,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "adm.h"
 #include "csv.h"
-#include "world.h"
+#include "ctl.h"
+#include "ks.h"
+#include "server.h"
+#include "sip.h"
 
 #define SAMPLE_NS (100 * OVC_NS_PER_MS) /* ES cost sampling, 003: tau 0.1 s */
 
@@ -37,6 +41,20 @@ void sim_cfg_defaults(struct sim_cfg *c)
 	c->workers = 1;
 	c->mem_txn = 100000;
 	c->es_ct = 0.9;
+	c->read_decide = 1;
+	c->kstage = 1;
+	c->kstage_budget = 20;
+	c->queue_max_wait_ms = -1;
+}
+
+void sim_cfg_paper(struct sim_cfg *c)
+{
+	c->read_decide = 0;
+	c->kstage = 0;
+	c->queue_max_wait_ms = 0;
+	c->params.rxq.onset_ms = 0;
+	c->params.rxq.max_age_ms = 0;
+	c->params.rxq.guard_ms = 0;
 }
 
 static double call_ms(const struct sim_cfg *c)
@@ -82,6 +100,9 @@ static void set_service_times(struct sim_world *w)
 		w->svc_ns[t] = (int64_t)llround(c->msg_ms * scale);
 	w->svc_ns[M_REJECT] = (int64_t)llround(reject_ms(c) * scale);
 	w->svc_ns[M_ABSORB] = w->svc_ns[M_REJECT];
+	/* the receiver's read and hand-off of a queued INVITE: a scan and a
+	 * copy, as a refusal's read */
+	w->svc_ns[M_QHAND] = w->cfg->read_decide ? w->svc_ns[M_REJECT] : 0;
 	for(t = M_T_INV_RTX; t <= M_T_CLEAN; t++)
 		w->svc_ns[t] = (int64_t)llround(c->timer_ms * scale);
 }
@@ -100,6 +121,9 @@ static void count_add(struct sim_count *a, const struct sim_count *b)
 	a->dequeued += b->dequeued;
 	a->calls += b->calls;
 	a->good += b->good;
+	a->timely += b->timely;
+	a->ks_drops += b->ks_drops;
+	a->age_rej += b->age_rej;
 	a->failed += b->failed;
 	a->msgs_in += b->msgs_in;
 	a->rtx_in += b->rtx_in;
@@ -160,6 +184,8 @@ static void world_free(struct sim_world *w)
 	int p;
 
 	sim_ctl_close(w);
+	sim_adm_close(w);
+	sim_ks_close(w);
 	sim_evq_free(&w->q);
 	for(p = 0; p < P_COUNT; p++)
 		free(w->buf[p].a);
@@ -179,6 +205,11 @@ static void fill_result(const struct sim_world *w, struct sim_result *r)
 	r->goodput = (double)s->good / span;
 	r->offered = (double)s->calls / span;
 	r->g = r->goodput / c->capacity;
+	r->timely_g = (double)s->timely / span / c->capacity;
+	r->ks_drop_ratio = w->ks_initial ? (double)w->ks_dropped
+											   / (double)w->ks_initial
+									 : 0;
+	r->over_share = w->over_win_ns / 1e9 / span;
 	r->r = r->offered / c->capacity;
 	r->cpu = (double)s->busy_ns / 1e9 / span;
 	r->rtx_ratio = s->msgs_in ? (double)s->rtx_in / (double)s->msgs_in : 0;
@@ -220,6 +251,13 @@ int sim_run(const struct sim_cfg *c, struct sim_result *res)
 							? c->reject_at_dequeue
 							: ovc_alg_traits(c->alg)->paces_queue;
 	w->iq_cap = c->queue_size;
+	w->on_read = sim_sip_read;
+	w->on_served = sim_sip_serve;
+	if(sim_adm_open(w) < 0 || sim_ks_open(w) < 0) {
+		world_free(w);
+		free(w);
+		return OVC_ENOMEM;
+	}
 	rc = sim_ctl_open(w);
 	if(rc != OVC_OK) {
 		world_free(w);
@@ -245,6 +283,11 @@ int sim_run(const struct sim_cfg *c, struct sim_result *res)
 				break;
 			case EV_EPOCH:
 				sim_ctl_epoch(w);
+				if(w->incore)
+					sim_drain(w);
+				break;
+			case EV_RXQ:
+				sim_ctl_sample(w);
 				break;
 			case EV_SECOND:
 				on_second(w);

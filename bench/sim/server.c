@@ -2,11 +2,14 @@
 /*
  * ovc-sim - the proxy's processor (000 §IV-A, Fig. 3): one server, a
  * non-preemptive priority buffer (timers, early rejects, external
- * messages), FIFO within a priority, deterministic service times.
+ * messages: the receive queue), FIFO within a priority, deterministic
+ * service times. A message leaving the receive queue goes through the
+ * on_read hook first (the module's fast path decides there), so that its
+ * service time is its verdict's.
  */
 #include <stdlib.h>
 
-#include "world.h"
+#include "server.h"
 
 int sim_fifo_push(struct sim_fifo *f, const struct sim_msg *m)
 {
@@ -44,6 +47,17 @@ int64_t sim_busy_total(const struct sim_world *w)
 	return w->busy_acc + (w->busy ? w->now - w->busy_start : 0);
 }
 
+static int refusal(int type)
+{
+	return type == M_REJECT || type == M_ABSORB;
+}
+
+int64_t sim_reject_busy_total(const struct sim_world *w)
+{
+	return w->rej_acc
+		   + (w->busy && refusal(w->cur.type) ? w->now - w->busy_start : 0);
+}
+
 int sim_schedule(struct sim_world *w, int64_t dt, int type, uint32_t call)
 {
 	return sim_evq_push(&w->q, w->now + dt, (uint16_t)type, call, 0);
@@ -61,6 +75,11 @@ static void proc_start(struct sim_world *w)
 			break;
 	if(p == P_COUNT)
 		return;
+	if(p == P_EXT) {
+		w->ext_read++;
+		if(w->on_read)
+			w->on_read(w, &w->cur);
+	}
 	w->busy = 1;
 	w->busy_start = w->now;
 	sim_schedule(w, w->svc_ns[w->cur.type], EV_DONE, w->cur.call);
@@ -95,8 +114,11 @@ void sim_proc_done(struct sim_world *w)
 
 	w->busy = 0;
 	w->busy_acc += w->now - w->busy_start;
+	if(refusal(m.type))
+		w->rej_acc += w->now - w->busy_start;
 	if(m.type >= M_T_INV_RTX)
 		SIM_INC(w, timer_msgs);
-	sim_sip_serve(w, &m);
+	if(w->on_served)
+		w->on_served(w, &m);
 	proc_start(w);
 }

@@ -64,9 +64,20 @@ struct sim_cfg
 							  0: at arrival; -1 (default): as the module's
 							  plan does for the algorithm (ovc/plan.h) */
 	unsigned queue_size;   /* in-core queue capacity, INVITEs */
+	double queue_max_wait_ms; /* in-core queue expiry, ms: -1 the module's
+								 (age limit + stall, 400 without one),
+								 0 none */
 	unsigned workers;	   /* in-core queue workers (INVITEs in service) */
 	double mem_txn;		   /* transactions that fill the memory budget */
 	double es_ct;		   /* C_T of the ES cost CIAE */
+	int read_decide;	   /* 1 (the module): the admission sequence runs
+							  when the processor reads an INVITE off its
+							  receive queue (the fast path), on the age
+							  it waited there, a refusal costing that
+							  read; 0 (000's model): at arrival, refusals
+							  in their own priority */
+	int kstage;			   /* 1: the kernel stage's filter and split */
+	double kstage_budget;  /* its CPU budget for 503s, % of capacity */
 	/* test hook: every message reaching the proxy from a UA (msg is
 	 * "INVITE", "200", "ACK", "BYE" or "200-BYE"), or NULL */
 	void (*trace)(void *ctx, int64_t t_ns, uint32_t call, const char *msg,
@@ -87,6 +98,9 @@ struct sim_count
 	uint64_t dequeued;	   /* INVITEs out of the in-core queue */
 	uint64_t calls;		   /* new calls (first INVITEs) */
 	uint64_t good;		   /* calls completed (ACK at the UAS in time) */
+	uint64_t timely;	   /* of them set up within SIM_TIMELY_NS */
+	uint64_t ks_drops;	   /* INVITEs the kernel stage dropped */
+	uint64_t age_rej;	   /* INVITEs refused for their age (or as late) */
 	uint64_t failed;	   /* calls rejected, timed out or abandoned */
 	uint64_t msgs_in;	   /* messages arriving at the proxy */
 	uint64_t rtx_in;	   /* of which retransmissions */
@@ -105,6 +119,9 @@ struct sim_result
 	double goodput;		/* completed calls/s */
 	double offered;		/* new calls/s */
 	double g;			/* goodput / capacity */
+	double timely_g;	/* timely goodput (setup < 500 ms) / capacity */
+	double ks_drop_ratio; /* kernel stage drops / INVITEs reaching it */
+	double over_share;	/* share of the window overload was evident */
 	double r;			/* offered / capacity */
 	double cpu;			/* mean processor occupancy */
 	double rtx_ratio;	/* retransmitted / all messages at the proxy */
@@ -119,8 +136,16 @@ struct sim_result
 };
 
 /* Fills c with the defaults (000's base server, 160 calls/s, UDP, 10 s
- * abandonment, holding 0, constant load 1, 60 s, algorithm none). */
+ * abandonment, holding 0, constant load 1, 60 s, algorithm none) and the
+ * module's admission: decided at the read, the libovc receive-queue
+ * defaults (gate, age limit, guard derived), the kernel stage on with a
+ * budget of 20 %. */
 void sim_cfg_defaults(struct sim_cfg *c);
+
+/* Turns c into the papers' model (000 §IV, 003): decided at arrival,
+ * rejects in their own priority, always overloaded (rxq.onset_ms 0), no
+ * age limit, no guard, no kernel stage, the CPU measured whole. */
+void sim_cfg_paper(struct sim_cfg *c);
 
 /* Effective beta of c: call cost / reject cost. */
 double sim_cfg_beta(const struct sim_cfg *c);

@@ -2,14 +2,19 @@
 /*
  * ovc-sim - the SIP side: UAC, stateful proxy and UAS state machines
  * (RFC 3261 §17 over UDP, or TCP without hop-by-hop retransmissions), the
- * early admission decision and the in-core INVITE queue of 003 §V.
+ * kernel stage's filter in front of the receive queue, the admission
+ * sequence's verdicts acted on (adm.h: at the read, or at arrival in
+ * 000's model) and the in-core INVITE queue of 003 §V.
  * Timers are cancelled lazily: a timer event checks the state it was
  * armed for (states only move forward).
  */
 #include <stdlib.h>
 
+#include "adm.h"
+#include "ks.h"
+#include "server.h"
+#include "sip.h"
 #include "siptimer.h"
-#include "world.h"
 
 #define CLS_INV OVC_CLASS_INVITE
 #define CLS_DLG OVC_CLASS_INDIALOG
@@ -65,8 +70,11 @@ static void uas_ack(struct sim_world *w, uint32_t id)
 	if(c->uas != UAS_WAIT_ACK)
 		return;
 	c->uas = UAS_CONFIRMED;
-	if(!c->late)
+	if(!c->late) {
 		SIM_INC(w, good);
+		if(c->timely)
+			SIM_INC(w, timely);
+	}
 }
 
 static void uas_bye(struct sim_world *w, uint32_t id, int rtx)
@@ -101,6 +109,7 @@ static void uac_200(struct sim_world *w, uint32_t id)
 		case UAC_CALLING:
 		case UAC_PROCEEDING:
 			c->uac = UAC_CONFIRMED;
+			c->timely = w->now - c->t0 < SIM_TIMELY_NS;
 			d = (double)(w->now - c->t0) / 1e9;
 			w->sec.setup_sum_s += d;
 			w->sec.setup_n++;
@@ -153,6 +162,7 @@ void sim_new_call(struct sim_world *w)
 	*c = (struct sim_call){0};
 	c->t0 = w->now;
 	c->uac = UAC_CALLING;
+	sim_adm_new_call(w, id);
 	SIM_INC(w, calls);
 	arm(w, id, SIM_RTX_INVITE, 0, c->t0, EV_UAC_A, EV_UAC_B, w->cfg->tcp);
 	if(w->cfg->abandon_s > 0)
@@ -163,73 +173,114 @@ void sim_new_call(struct sim_world *w)
 
 /* ---- proxy ---- */
 
-static void px_reject(struct sim_world *w, uint32_t id, int rtx)
-{
-	if(sim_proc_enqueue(w, P_REJECT, M_REJECT, id, rtx, 0)) {
-		SIM_INC(w, rejected[CLS_INV]);
-	} else {
-		SIM_INC(w, dropped[CLS_INV]);
-		SIM_INC(w, buf_drops);
-	}
-}
-
-/* An INVITE reaches the proxy: the early decision of ovc_admit(). */
-static void px_invite(struct sim_world *w, uint32_t id, int rtx)
+/* The admission sequence on call id's INVITE (age_ns: its wait in the
+ * receive queue, -1 decided at arrival; unkeyed: without the decision
+ * memory), its verdict acted on: queued
+ * (and counted so), remembered replied. Returns the message the processor
+ * serves for it: M_INVITE_FWD (routed), M_REJECT (503), M_ABSORB (a
+ * queued INVITE's retransmission) or M_QHAND (put in the in-core
+ * queue); count_verdict() counts the others once they are served. */
+static int px_decide(struct sim_world *w, uint32_t id, int rtx, int64_t age_ns,
+		int unkeyed)
 {
 	struct sim_call *c = call_of(w, id);
+	struct ovc_adm_verdict v;
 	struct sim_msg m;
 
 	SIM_INC(w, offered[CLS_INV]);
-	if(c->px_inv >= PX_INBUF) {
-		/* matches a transaction: tm absorbs it, never rejected */
-		if(sim_proc_enqueue(w, P_EXT, M_INVITE, id, rtx, 0)) {
-			SIM_INC(w, admitted[CLS_INV]);
-		} else {
-			SIM_INC(w, dropped[CLS_INV]);
-			SIM_INC(w, buf_drops);
-		}
-		return;
-	}
-	if(c->px_inv == PX_QUEUED) {
-		/* its original waits in the in-core queue: absorbed, dropped */
-		SIM_INC(w, dropped[CLS_INV]);
-		sim_proc_enqueue(w, P_REJECT, M_ABSORB, id, rtx, 0);
-		return;
-	}
-	if(!(w->incore && w->at_dequeue) && !sim_ctl_admit(w)) {
-		px_reject(w, id, rtx);
-		return;
-	}
-	if(w->incore && w->at_dequeue && !ovc_acceptor_take(&w->acc_arr)) {
-		/* the plan's arrival share in front of a paced queue */
-		px_reject(w, id, rtx);
-		return;
-	}
-	if(w->incore) {
-		if(w->iq.n >= w->iq_cap) {
-			px_reject(w, id, rtx);
-			return;
-		}
+	sim_adm_decide(w, id, age_ns, unkeyed, &v);
+	if(v.act == OVC_ADM_QUEUE) {
 		m.t = w->now;
 		m.call = id;
 		m.type = M_INVITE_W;
 		m.rtx = (uint8_t)rtx;
-		if(sim_fifo_push(&w->iq, &m) < 0) {
-			SIM_INC(w, dropped[CLS_INV]);
-			return;
+		if(sim_adm_enqueue(w, &v, w->iq.n < w->iq_cap)
+				&& sim_fifo_push(&w->iq, &m) == 0) {
+			c->px_inv = PX_QUEUED;
+			SIM_INC(w, queued);
+			return M_QHAND;
 		}
-		c->px_inv = PX_QUEUED;
-		SIM_INC(w, queued);
-		sim_drain(w);
-		return;
 	}
-	if(!sim_proc_enqueue(w, P_EXT, M_INVITE, id, rtx, 0)) {
+	switch(v.act) {
+		case OVC_ADM_ADMIT:
+			if(c->px_inv == PX_NONE)
+				c->px_inv = PX_INBUF;
+			return M_INVITE_FWD;
+		case OVC_ADM_DROP:
+			return M_ABSORB;
+		default:
+			sim_adm_replied(w, &v);
+			return M_REJECT;
+	}
+}
+
+/* Counts the verdict an INVITE's message type carries (px_decide()). */
+static void count_verdict(struct sim_world *w, int type)
+{
+	if(type == M_INVITE_FWD)
+		SIM_INC(w, admitted[CLS_INV]);
+	else if(type == M_REJECT)
+		SIM_INC(w, rejected[CLS_INV]);
+	else if(type == M_ABSORB)
+		SIM_INC(w, dropped[CLS_INV]);
+}
+
+/* 000's model: the decision at arrival, a reject in its own priority
+ * (answered even while the message buffer is full). An INVITE the
+ * sequence admits while the message buffer is full is lost: so that its
+ * retransmission is decided anew (000), a new call's INVITE is then
+ * decided without the decision memory, and one of a call admitted before
+ * is lost undecided. A reject that finds its own buffer full is counted
+ * dropped (its decision stays remembered, as the module's when a reply
+ * cannot be sent). */
+static void px_invite_arrival(struct sim_world *w, uint32_t id, int rtx)
+{
+	int full = !sim_proc_room(w, P_EXT);
+	int type;
+
+	if(full && call_of(w, id)->px_inv != PX_NONE) {
+		SIM_INC(w, offered[CLS_INV]);
 		SIM_INC(w, dropped[CLS_INV]);
 		SIM_INC(w, buf_drops);
 		return;
 	}
-	c->px_inv = PX_INBUF;
-	SIM_INC(w, admitted[CLS_INV]);
+	type = px_decide(w, id, rtx, -1, full);
+	if(type == M_QHAND) {
+		sim_drain(w);
+		return;
+	}
+	if(sim_proc_enqueue(w, type == M_INVITE_FWD ? P_EXT : P_REJECT, type,
+			   id, rtx, 0)) {
+		count_verdict(w, type);
+		return;
+	}
+	if(type == M_INVITE_FWD)
+		call_of(w, id)->px_inv = PX_NONE;
+	SIM_INC(w, dropped[CLS_INV]);
+	if(type != M_ABSORB)
+		SIM_INC(w, buf_drops);
+}
+
+/* An INVITE reaches the host: the kernel stage's filter, then the
+ * receive queue (decided when read), or 000's decision at arrival. */
+static void px_invite(struct sim_world *w, uint32_t id, int rtx)
+{
+	if(!sim_ks_filter(w, id))
+		return;
+	if(!w->cfg->read_decide) {
+		px_invite_arrival(w, id, rtx);
+		return;
+	}
+	if(!sim_proc_enqueue(w, P_EXT, M_INVITE, id, rtx, 0))
+		SIM_INC(w, buf_drops);
+}
+
+void sim_sip_read(struct sim_world *w, struct sim_msg *m)
+{
+	if(m->type != M_INVITE)
+		return;
+	m->type = (uint8_t)px_decide(w, m->call, m->rtx, w->now - m->t, 0);
+	count_verdict(w, m->type);
 }
 
 /* A message from a UA reaches the proxy's socket. */
@@ -284,11 +335,14 @@ void sim_sip_serve(struct sim_world *w, const struct sim_msg *m)
 	uint32_t id = m->call;
 
 	switch(m->type) {
-		case M_INVITE:
+		case M_INVITE_FWD:
 			if(c->px_inv == PX_INBUF)
 				px_forward(w, id);
 			else if(c->px_inv == PX_FWD)
 				uac_provisional(w, id); /* 100 again */
+			break;
+		case M_QHAND:
+			sim_drain(w);
 			break;
 		case M_INVITE_W:
 			w->inflight--;
@@ -299,6 +353,7 @@ void sim_sip_serve(struct sim_world *w, const struct sim_msg *m)
 		case M_REJECT:
 			uac_fail(w, c); /* 503 */
 			break;
+		case M_INVITE:
 		case M_ABSORB:
 			break;
 		case M_200INV:
@@ -456,8 +511,10 @@ void sim_sip_event(struct sim_world *w, const struct sim_ev *e)
 void sim_drain(struct sim_world *w)
 {
 	double rate = w->drain_rate;
+	struct ovc_adm_verdict v;
 	struct sim_msg m;
 	int64_t due;
+	double ms;
 
 	if(rate >= 0) {
 		w->tokens += rate * (double)(w->now - w->tok_t) / 1e9;
@@ -486,16 +543,26 @@ void sim_drain(struct sim_world *w)
 		SIM_INC(w, qdelay_n);
 		w->sec.qdelay_sum_s += (double)(w->now - m.t) / 1e9;
 		w->ep.qdelay_sum_s += (double)(w->now - m.t) / 1e9;
-		if(w->at_dequeue && !sim_ctl_admit(w)) {
-			/* 003: alpha applies to the drained flow; the worker
+		ms = (double)(w->now - m.t) / 1e6;
+		if(w->win_q_ms < 0 || ms < w->win_q_ms)
+			w->win_q_ms = ms;
+		sim_adm_dequeue(w, m.call, w->now - m.t, &v);
+		if(v.act != OVC_ADM_ADMIT) {
+			/* too old, or 003's alpha on the drained flow: the worker
 			 * answers 503 (an early reject's cost) */
 			call_of(w, m.call)->px_inv = PX_NONE;
-			px_reject(w, m.call, m.rtx);
+			SIM_INC(w, rejected[CLS_INV]);
+			sim_adm_replied(w, &v);
+			sim_proc_enqueue(w, P_REJECT, M_REJECT, m.call, m.rtx, 1);
 			continue;
 		}
 		call_of(w, m.call)->px_inv = PX_INBUF;
 		w->inflight++;
 		SIM_INC(w, admitted[CLS_INV]); /* the worker processes it now */
-		sim_proc_enqueue(w, P_EXT, M_INVITE_W, m.call, m.rtx, 1);
+		/* the worker's work: over the receive queue in the module's
+		 * model (a process of its own the scheduler runs), behind it in
+		 * 000's (one buffer) */
+		sim_proc_enqueue(w, w->cfg->read_decide ? P_REJECT : P_EXT,
+				M_INVITE_W, m.call, m.rtx, 1);
 	}
 }

@@ -1,11 +1,29 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ovc-sim - internal state of one run, shared by the event loop (run.c),
- * the processor (server.c), the SIP state machines (sip.c) and the
- * controller glue (ctl.c). Not a public interface.
+ * ovc-sim - internal state of one run: types only, no functions. The
+ * layers above it depend one way (each .c includes its own header and
+ * those below it):
+ *
+ *   run.c   the event loop: all of them; wires the processor's hooks
+ *           (on_read, on_served) to sip.c
+ *   sip.c   SIP state machines, the proxy's acts -> adm, ks, server
+ *   ctl.c   the ticker: controller, gate, guard, plan -> ks, server
+ *   adm.c   the admission sequence as the module drives it -> ks
+ *   ks.c    the kernel stage
+ *   server.c the processor and its buffers (knows no SIP)
+ *
+ * Not a public interface.
  */
 #ifndef SIM_WORLD_H
 #define SIM_WORLD_H
+
+#include "ovc/admission.h"
+#include "ovc/capest.h"
+#include "ovc/derive.h"
+#include "ovc/ksplit.h"
+#include "ovc/onset.h"
+#include "ovc/rejmem.h"
+#include "ovc/rxq.h"
 
 #include "sim.h"
 
@@ -17,6 +35,7 @@ enum sim_ev_type
 	EV_EPOCH,		 /* controller step */
 	EV_SECOND,		 /* per-second CSV row */
 	EV_SAMPLE,		 /* 100 ms CPU / retransmission sample (ES cost) */
+	EV_RXQ,			 /* receive-queue sample: wait estimate, onset */
 	EV_DRAIN,		 /* in-core queue drain token available */
 	EV_UAC_A,		 /* UAC INVITE retransmission (timer A) */
 	EV_UAC_B,		 /* UAC INVITE timeout (timer B) */
@@ -36,8 +55,13 @@ enum sim_ev_type
 /* Messages the processor serves. */
 enum sim_msg_type
 {
-	M_INVITE = 0,	 /* INVITE from the UAC (original or retransmission) */
+	M_INVITE = 0,	 /* INVITE from the UAC (original or retransmission),
+						not decided yet: the admission sequence runs when
+						the processor reads it */
+	M_INVITE_FWD,	 /* INVITE admitted: routed (tm absorbs a
+						retransmission) */
 	M_INVITE_W,		 /* INVITE taken by a worker from the in-core queue */
+	M_QHAND,		 /* INVITE read and put in the in-core queue */
 	M_REJECT,		 /* early reject: stateless 503 */
 	M_ABSORB,		 /* retransmission of an INVITE waiting in the queue */
 	M_200INV,		 /* 200 OK to the INVITE from the UAS */
@@ -113,7 +137,18 @@ struct sim_call
 	uint8_t n_px_a;
 	uint8_t n_px_e;
 	uint8_t n_uas_g;
+	uint8_t ks_admitted; /* the kernel stage spares its INVITE */
+	uint8_t timely;	  /* its 200 reached the caller within SIM_TIMELY_NS */
+	uint64_t kskey;	  /* its INVITE's key in the kernel stage (0: none) */
 };
+
+/* A setup is timely when the 200 reaches the caller within this of its
+ * first INVITE (bench/README.md: the testbed's "timely", 500 ms). */
+#define SIM_TIMELY_NS (500 * OVC_NS_PER_MS)
+
+/* The synthetic INVITE the admission sequence reads (one per call: its
+ * id in the Call-ID, From tag and branch, fixed width). */
+#define SIM_REQ_MAX 512
 
 struct sim_msg
 {
@@ -147,6 +182,13 @@ struct sim_world
 	size_t limit[P_COUNT];	  /* 0: unbounded */
 	int busy;
 	struct sim_msg cur;		  /* message in service */
+	/* the processor's hooks (run.c): a message leaves its buffer for
+	 * service (may turn an M_INVITE into its verdict's type), and one
+	 * was served */
+	void (*on_read)(struct sim_world *w, struct sim_msg *m);
+	void (*on_served)(struct sim_world *w, const struct sim_msg *m);
+	int64_t rej_acc;		  /* ns busy refusing (REJECT, ABSORB), done */
+	uint64_t ext_read;		  /* messages read off the receive queue */
 	int64_t busy_start;
 	int64_t busy_acc;		  /* ns busy, completed services */
 	/* in-core INVITE queue */
@@ -171,6 +213,45 @@ struct sim_world
 	int64_t epoch_ns;
 	int64_t last_epoch;
 	struct sim_count ep;	  /* counters since the last epoch */
+	int64_t ep_rej0;		  /* rej_acc at the epoch's start */
+	struct ovc_capest capest; /* the capacity learned (INVITEs/s) */
+	/* the admission sequence's state and the settings in force */
+	struct ovc_rejmem *mem;	  /* decision memory */
+	struct ovc_adm_state adm;
+	struct ovc_alg_traits traits; /* the algorithm's, paces_queue as
+									 placed (cfg->reject_at_dequeue) */
+	char req[SIM_REQ_MAX];	  /* the synthetic INVITE */
+	int req_len;
+	struct ovc_sip_scan req_sc; /* its scan (offsets hold for every id) */
+	struct ovc_rxq_eff eff;	  /* the receive-queue settings derived */
+	unsigned max_age_ms;	  /* age limit below overload (0: off) */
+	unsigned age_loaded_ms;	  /* age limit in overload */
+	unsigned queue_wait_ms;	  /* the in-core queue's max wait */
+	int over;				  /* overload evident (the gate) */
+	struct ovc_onset onset;
+	int64_t win_start;		  /* the open onset window's start, ns */
+	double win_rx_ms;		  /* least receive-queue wait in it, ms (-1) */
+	double win_q_ms;		  /* least in-core queue wait in it, ms (-1) */
+	uint64_t win_invites;	  /* initial INVITEs decided by its start */
+	uint64_t win_waited;	  /* refused for their wait by its start */
+	uint64_t win_arrived;	  /* the kernel stage's arrivals by its start */
+	unsigned win_epochs, win_held;
+	uint64_t inv_decided;	  /* initial INVITEs decided at the read */
+	uint64_t age_refused;	  /* of them refused for their wait */
+	struct ovc_rxq_est est;	  /* receive-queue wait estimator */
+	int64_t rxq_t;			  /* its last sample, ns */
+	uint64_t rxq_read0;		  /* ext_read at it */
+	double rxq_wait_ms;		  /* estimated wait */
+	int64_t over_win_ns;	  /* time in overload in the result window */
+	double share_now;		  /* the controller's arrival share */
+	double guard_cap;		  /* the guard's cap in force */
+	/* the kernel stage */
+	struct ovc_ks_seen_bucket *seen; /* first sights (NULL: no stage) */
+	struct ovc_ksplit split;
+	double ks_share;		  /* drop share in force */
+	uint64_t ks_initial;	  /* initial INVITEs the filter saw */
+	uint64_t ks_dropped;	  /* of them dropped */
+	uint64_t ks_rej0;		  /* INVITEs refused at the last epoch */
 	/* statistics */
 	struct sim_count sec;	  /* counters of the current second */
 	struct sim_count win;	  /* counters over the result window */
@@ -193,33 +274,5 @@ struct sim_world
 		(w)->ep.field++; \
 		(w)->smp.field++; \
 	} while(0)
-
-/* server.c: the processor and its priority buffers. */
-int sim_fifo_push(struct sim_fifo *f, const struct sim_msg *m);
-int sim_fifo_pop(struct sim_fifo *f, struct sim_msg *m);
-int64_t sim_busy_total(const struct sim_world *w);
-/* Offers a message to the processor in priority prio. Returns 1 when
- * queued, 0 when dropped because that priority's buffer is full. force: 1
- * ignores the bound. */
-int sim_proc_enqueue(
-		struct sim_world *w, int prio, int type, uint32_t call, int rtx,
-		int force);
-/* 1 when priority prio has room for one more message. */
-int sim_proc_room(const struct sim_world *w, int prio);
-/* EV_DONE: account the finished service, handle it, start the next. */
-void sim_proc_done(struct sim_world *w);
-int sim_schedule(struct sim_world *w, int64_t dt, int type, uint32_t call);
-
-/* sip.c: state machines. */
-void sim_new_call(struct sim_world *w);
-void sim_sip_event(struct sim_world *w, const struct sim_ev *e);
-void sim_sip_serve(struct sim_world *w, const struct sim_msg *m);
-void sim_drain(struct sim_world *w);
-
-/* ctl.c: controller glue. */
-int sim_ctl_open(struct sim_world *w);
-void sim_ctl_close(struct sim_world *w);
-void sim_ctl_epoch(struct sim_world *w);
-int sim_ctl_admit(struct sim_world *w);
 
 #endif

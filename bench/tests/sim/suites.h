@@ -14,5 +14,6 @@ Suite *make_suite_profile(void);
 Suite *make_suite_model(void);
 Suite *make_suite_regress(void);
 Suite *make_suite_es(void);
+Suite *make_suite_module(void);
 
 #endif

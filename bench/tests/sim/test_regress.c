@@ -21,6 +21,7 @@
 static void base(struct sim_cfg *c)
 {
 	sim_cfg_defaults(c);
+	sim_cfg_paper(c);
 	c->duration_s = 60;
 	c->warmup_s = 20;
 }
@@ -68,6 +69,7 @@ static void need(enum ovc_alg alg)
 	struct sim_result res;
 
 	sim_cfg_defaults(&c);
+	sim_cfg_paper(&c);
 	c.alg = alg;
 	c.duration_s = 0;
 	c.warmup_s = 0;
