@@ -40,6 +40,9 @@ const char sim_cli_usage_text[] =
 		"                     give it before --param (module)\n"
 		"  --kstage 0|1       the kernel stage (1; paper: 0)\n"
 		"  --kstage-budget P  its CPU budget for 503s, % (20)\n"
+		"  --quota Q          CPU quota, CPUs in (0, 1) (0: none): the\n"
+		"                     proxy runs Q x period per period\n"
+		"  --quota-period MS  the quota's period (100)\n"
 		"  --queue-max-wait MS  in-core queue expiry (-1: the module's;\n"
 		"                     paper: 0, none)\n";
 
@@ -120,7 +123,8 @@ int sim_cli_apply(struct sim_cfg *c, const char *name, const char *arg)
 				|| !strcmp(name, "buf") || !strcmp(name, "tcp")
 				|| !strcmp(name, "hold") || !strcmp(name, "abandon")
 				|| !strcmp(name, "queue-size") || !strcmp(name, "workers")
-				|| !strcmp(name, "kstage") || !strcmp(name, "kstage-budget"))
+				|| !strcmp(name, "kstage") || !strcmp(name, "kstage-budget")
+				|| !strcmp(name, "quota") || !strcmp(name, "quota-period"))
 			return bad(name, arg, "expected a non-negative number");
 		return 0;
 	}
@@ -156,10 +160,15 @@ int sim_cli_apply(struct sim_cfg *c, const char *name, const char *arg)
 		c->kstage = v != 0;
 	else if(!strcmp(name, "kstage-budget") && v > 0 && v <= 100)
 		c->kstage_budget = v;
+	else if(!strcmp(name, "quota") && v < 1)
+		c->quota = v;
+	else if(!strcmp(name, "quota-period") && v > 0)
+		c->quota_period_ms = v;
 	else if(!strcmp(name, "duration") || !strcmp(name, "capacity")
 			|| !strcmp(name, "msg-ms") || !strcmp(name, "beta")
 			|| !strcmp(name, "buf") || !strcmp(name, "queue-size")
-			|| !strcmp(name, "workers") || !strcmp(name, "kstage-budget"))
+			|| !strcmp(name, "workers") || !strcmp(name, "kstage-budget")
+			|| !strcmp(name, "quota") || !strcmp(name, "quota-period"))
 		return bad(name, arg, "out of range");
 	else
 		return 0;

@@ -20,9 +20,12 @@
  *   acceptors and the queue's drain. An epoch without a CPU reading keeps
  *   the last decision, as the module's ticker.
  *
- * Left out: the CPU quota (no stall: the age limit while overloaded is
- * the one below it), epochs following the samples while calm, R-SOCA's
- * in-dialog counts and memory control, the fair share.
+ * Under a CPU quota (server.c) the settings derive from its stall as the
+ * module's (ovc_derive_rxq(), ovc_derive_age_loaded() each epoch, the
+ * onset window of two periods, the queue's expiry), and the measurement
+ * carries the stall and the INVITEs refused for their wait.
+ * Left out: epochs following the samples while calm, R-SOCA's in-dialog
+ * counts and memory control, the fair share.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -63,12 +66,14 @@ static int observing(const struct sim_world *w)
 	return w->traits.controlled == 0 && w->max_age_ms == 0;
 }
 
-/* The receive-queue settings in force (ovc_onset_settings(), no quota). */
+/* The receive-queue settings in force (ovc_onset_settings()). */
 static void settings(struct sim_world *w, const struct ovc_params *p)
 {
 	const struct sim_cfg *cfg = w->cfg;
 
-	ovc_derive_rxq(&p->rxq, 0, &w->eff);
+	w->period_ms = w->q_period_ns > 0 ? (double)w->q_period_ns / 1e6 : 0;
+	w->stall_ms = ovc_derive_stall_ms(w->period_ms, w->quota);
+	ovc_derive_rxq(&p->rxq, w->stall_ms, &w->eff);
 	if(p->rxq.max_age_ms < 0 && w->traits.controlled == 0)
 		w->eff.max_age_ms = 0;
 	w->max_age_ms = w->eff.max_age_ms;
@@ -78,7 +83,7 @@ static void settings(struct sim_world *w, const struct ovc_params *p)
 	else if(w->max_age_ms == 0)
 		w->queue_wait_ms = QUEUE_MAX_WAIT_NO_AGE_MS;
 	else
-		w->queue_wait_ms = w->max_age_ms;
+		w->queue_wait_ms = w->max_age_ms + (unsigned)w->stall_ms;
 }
 
 int sim_ctl_open(struct sim_world *w)
@@ -142,7 +147,7 @@ void sim_ctl_close(struct sim_world *w)
 static void onset_window(struct sim_world *w)
 {
 	const struct ovc_rxq_params *rp = &w->cfg->params.rxq;
-	double win_ms = ovc_derive_onset_window_ms(0);
+	double win_ms = ovc_derive_onset_window_ms(w->period_ms);
 	double rx, q, least, win_s;
 	struct ovc_onset_signs sg;
 	struct ovc_onset_cfg oc;
@@ -234,6 +239,29 @@ static void measure(struct sim_world *w, struct ovc_measure *m, double rho,
 	m->queue_out = w->incore ? (double)w->ep.dequeued : -1;
 	if(w->incore)
 		m->queue_expiry_s = (double)w->queue_wait_ms / 1000.0;
+	m->stall_ms = w->stall_ms;
+	/* under a quota the CPU-driven loops hold f while the age limit
+	 * refuses (ovc_onset.c's onset_measure()) */
+	if(w->stall_ms > 0)
+		m->age_refused = (double)(w->age_refused - w->ep_age0);
+}
+
+/* The age limit in overload for the epoch m (onset_apply()): derived
+ * from the share of the offered initial INVITEs the capacity learned
+ * serves, when rxq.max_age_ms is auto. */
+static void age_loaded(struct sim_world *w, const struct ovc_measure *m)
+{
+	const struct ovc_rxq_params *rp = &w->cfg->params.rxq;
+	double need = 0;
+
+	if(rp->max_age_ms >= 0) {
+		w->age_loaded_ms = w->max_age_ms;
+		return;
+	}
+	if(m->dt_s > 0 && m->offered[OVC_CLASS_INVITE] > 0 && w->capest.rho > 0)
+		need = w->capest.rho * m->dt_s / m->offered[OVC_CLASS_INVITE];
+	w->age_loaded_ms = ovc_derive_age_loaded(
+			w->max_age_ms, rp->t1_ms, w->stall_ms, w->period_ms, need);
 }
 
 void sim_ctl_epoch(struct sim_world *w)
@@ -269,6 +297,7 @@ void sim_ctl_epoch(struct sim_world *w)
 		if(rc == OVC_OK) {
 			drain = ovc_ctl_drain_rate(w->ctl, &out);
 			sim_ks_epoch(w, &m, w->ep.rejected[OVC_CLASS_INVITE]);
+			age_loaded(w, &m);
 			w->out = out;
 			w->share_now = out.f_arrival;
 			apply_plan(w, out.f, drain, 1);
@@ -276,6 +305,7 @@ void sim_ctl_epoch(struct sim_world *w)
 	}
 	memset(&w->ep, 0, sizeof(w->ep));
 	w->ep_rej0 = rej_ns;
+	w->ep_age0 = w->age_refused;
 	w->last_epoch = w->now;
 	sim_schedule(w, w->epoch_ns, EV_EPOCH, 0);
 }

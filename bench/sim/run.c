@@ -45,6 +45,8 @@ void sim_cfg_defaults(struct sim_cfg *c)
 	c->kstage = 1;
 	c->kstage_budget = 20;
 	c->queue_max_wait_ms = -1;
+	c->quota = 0;
+	c->quota_period_ms = 100;
 }
 
 void sim_cfg_paper(struct sim_cfg *c)
@@ -251,6 +253,10 @@ int sim_run(const struct sim_cfg *c, struct sim_result *res)
 							? c->reject_at_dequeue
 							: ovc_alg_traits(c->alg)->paces_queue;
 	w->iq_cap = c->queue_size;
+	if(c->quota > 0 && c->quota < 1 && c->quota_period_ms > 0) {
+		w->quota = c->quota;
+		w->q_period_ns = (int64_t)(c->quota_period_ms * 1e6);
+	}
 	w->on_read = sim_sip_read;
 	w->on_served = sim_sip_serve;
 	if(sim_adm_open(w) < 0 || sim_ks_open(w) < 0) {

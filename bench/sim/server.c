@@ -7,6 +7,7 @@
  * on_read hook first (the module's fast path decides there), so that its
  * service time is its verdict's.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "server.h"
@@ -44,7 +45,47 @@ int sim_fifo_pop(struct sim_fifo *f, struct sim_msg *m)
 
 int64_t sim_busy_total(const struct sim_world *w)
 {
-	return w->busy_acc + (w->busy ? w->now - w->busy_start : 0);
+	int64_t run = w->busy_end - w->busy_start;
+
+	if(!w->busy)
+		return w->busy_acc;
+	/* the service in progress, in proportion of its span (a quota's
+	 * stall inside it spreads it) */
+	return w->busy_acc
+		   + (run > 0 ? (int64_t)((double)w->cur_svc
+								  * (double)(w->now - w->busy_start)
+								  / (double)run)
+					  : 0);
+}
+
+/* When a service of svc ns of CPU started now ends: at once without a
+ * quota; under one, run at 1/quota the speed within each period's budget
+ * (q_period_ns of occupancy), stalled from its exhaustion to the period's
+ * end (CFS throttling). Updates the budget to the service's end. */
+static int64_t finish(struct sim_world *w, int64_t svc)
+{
+	int64_t t = w->now, rem = svc, use, room;
+
+	if(w->q_period_ns <= 0)
+		return t + svc;
+	while(rem > 0) {
+		if(t >= w->q_end) {
+			w->q_end = (t / w->q_period_ns + 1) * w->q_period_ns;
+			w->q_budget = w->q_period_ns;
+		}
+		if(w->q_budget <= 0) {
+			t = w->q_end; /* throttled */
+			continue;
+		}
+		room = (int64_t)((double)(w->q_end - t) / w->quota);
+		use = rem < w->q_budget ? rem : w->q_budget;
+		if(use > room)
+			use = room > 0 ? room : 1;
+		t += (int64_t)llround((double)use * w->quota);
+		rem -= use;
+		w->q_budget -= use;
+	}
+	return t;
 }
 
 static int refusal(int type)
@@ -54,8 +95,13 @@ static int refusal(int type)
 
 int64_t sim_reject_busy_total(const struct sim_world *w)
 {
+	int64_t run = w->busy_end - w->busy_start;
+
+	if(!w->busy || !refusal(w->cur.type) || run <= 0)
+		return w->rej_acc;
 	return w->rej_acc
-		   + (w->busy && refusal(w->cur.type) ? w->now - w->busy_start : 0);
+		   + (int64_t)((double)w->cur_svc * (double)(w->now - w->busy_start)
+					   / (double)run);
 }
 
 int sim_schedule(struct sim_world *w, int64_t dt, int type, uint32_t call)
@@ -82,7 +128,9 @@ static void proc_start(struct sim_world *w)
 	}
 	w->busy = 1;
 	w->busy_start = w->now;
-	sim_schedule(w, w->svc_ns[w->cur.type], EV_DONE, w->cur.call);
+	w->cur_svc = w->svc_ns[w->cur.type];
+	w->busy_end = finish(w, w->cur_svc);
+	sim_schedule(w, w->busy_end - w->now, EV_DONE, w->cur.call);
 }
 
 int sim_proc_room(const struct sim_world *w, int prio)
@@ -113,9 +161,9 @@ void sim_proc_done(struct sim_world *w)
 	struct sim_msg m = w->cur;
 
 	w->busy = 0;
-	w->busy_acc += w->now - w->busy_start;
+	w->busy_acc += w->cur_svc;
 	if(refusal(m.type))
-		w->rej_acc += w->now - w->busy_start;
+		w->rej_acc += w->cur_svc;
 	if(m.type >= M_T_INV_RTX)
 		SIM_INC(w, timer_msgs);
 	if(w->on_served)

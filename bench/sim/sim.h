@@ -77,6 +77,10 @@ struct sim_cfg
 							  read; 0 (000's model): at arrival, refusals
 							  in their own priority */
 	int kstage;			   /* 1: the kernel stage's filter and split */
+	double quota;		   /* CPU quota, CPUs in (0, 1) (CFS: the proxy runs
+							  quota x period per period, at capacity /
+							  quota calls/s while it runs); 0: none */
+	double quota_period_ms; /* the quota's period, ms (100) */
 	double kstage_budget;  /* its CPU budget for 503s, % of capacity */
 	/* test hook: every message reaching the proxy from a UA (msg is
 	 * "INVITE", "200", "ACK", "BYE" or "200-BYE"), or NULL */

@@ -188,6 +188,14 @@ struct sim_world
 	void (*on_read)(struct sim_world *w, struct sim_msg *m);
 	void (*on_served)(struct sim_world *w, const struct sim_msg *m);
 	int64_t rej_acc;		  /* ns busy refusing (REJECT, ABSORB), done */
+	int64_t busy_end;		  /* the service in progress ends, ns */
+	int64_t cur_svc;		  /* its CPU time, ns of occupancy */
+	/* a CPU quota (CFS): q_period_ns of occupancy per period of
+	 * q_period_ns, run at 1/quota the speed; 0: none */
+	int64_t q_period_ns;
+	double quota;
+	int64_t q_budget;		  /* occupancy left in the period, ns */
+	int64_t q_end;			  /* the period ends, ns */
 	uint64_t ext_read;		  /* messages read off the receive queue */
 	int64_t busy_start;
 	int64_t busy_acc;		  /* ns busy, completed services */
@@ -224,6 +232,9 @@ struct sim_world
 	int req_len;
 	struct ovc_sip_scan req_sc; /* its scan (offsets hold for every id) */
 	struct ovc_rxq_eff eff;	  /* the receive-queue settings derived */
+	double stall_ms;		  /* the quota's stall per period, ms (0) */
+	double period_ms;		  /* its period, ms (0: no quota) */
+	uint64_t ep_age0;		  /* age_refused at the epoch's start */
 	unsigned max_age_ms;	  /* age limit below overload (0: off) */
 	unsigned age_loaded_ms;	  /* age limit in overload */
 	unsigned queue_wait_ms;	  /* the in-core queue's max wait */

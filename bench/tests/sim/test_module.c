@@ -5,9 +5,11 @@
  * stage) against the testbed:
  * - the headline sweep's shape (bench/results/headline/headline.csv, or
  *   $OVC_SIM_HEADLINE): every row's arm at its offered load, on its
- *   capacity and beta, with the timely goodput (setup < 500 ms) within
+ *   capacity, beta and CPU quota, with the timely goodput (setup < 500
+ *   ms) within
  *   the tolerances below;
- * - the gate: below capacity nothing is refused, no overload evident;
+ * - the gate: below capacity nothing is refused, no overload evident,
+ *   with or without a CPU quota;
  * - the kernel stage: at 16x it drops most calls and keeps more goodput
  *   than 503s alone; at 2x the 503 budget suffices and it drops none.
  */
@@ -26,21 +28,23 @@
 #define MIN_SPREAD 0.5	 /* controlled minus none, sim, 2-16x */
 #define MIN_CAPACITY 0.9 /* both at 1x */
 
-static void module_cfg(struct sim_cfg *c, double capacity, double beta)
+static void module_cfg(
+		struct sim_cfg *c, double capacity, double beta, double quota)
 {
 	sim_cfg_defaults(c);
 	c->capacity = capacity;
 	c->beta = beta;
+	c->quota = quota;
 	c->duration_s = 30;
 	c->warmup_s = 10;
 }
 
-static double timely(double capacity, double beta, enum ovc_alg alg,
-		double r, struct sim_result *res)
+static double timely(double capacity, double beta, double quota,
+		enum ovc_alg alg, double r, struct sim_result *res)
 {
 	struct sim_cfg c;
 
-	module_cfg(&c, capacity, beta);
+	module_cfg(&c, capacity, beta, quota);
 	c.alg = alg;
 	sim_profile_constant(&c.prof, r);
 	ck_assert_int_eq(sim_run(&c, res), 0);
@@ -85,13 +89,13 @@ static void field(const char *l, int i, char *buf, size_t sz)
 struct row
 {
 	enum ovc_alg alg;
-	double r, capacity, beta, testbed, sim;
+	double r, capacity, beta, quota, testbed, sim;
 };
 
 START_TEST(test_headline_shape)
 {
 	const char *path = getenv("OVC_SIM_HEADLINE");
-	int c_arm, c_off, c_rho, c_beta, c_timely, i, j, n = 0;
+	int c_arm, c_off, c_rho, c_beta, c_quota, c_timely, i, j, n = 0;
 	struct row rows[ROWS];
 	struct sim_result res;
 	char line[1024], buf[64];
@@ -107,6 +111,7 @@ START_TEST(test_headline_shape)
 	c_rho = column(line, "rho_m");
 	c_beta = column(line, "beta_ovc");
 	c_timely = column(line, "timely_med");
+	c_quota = column(line, "cpu_quota"); /* optional: none */
 	ck_assert(c_arm >= 0 && c_off >= 0 && c_rho >= 0 && c_beta >= 0
 			  && c_timely >= 0);
 	while(n < ROWS && fgets(line, sizeof(line), f)) {
@@ -119,10 +124,15 @@ START_TEST(test_headline_shape)
 		rows[n].capacity = atof(buf);
 		field(line, c_beta, buf, sizeof(buf));
 		rows[n].beta = atof(buf);
+		rows[n].quota = 0;
+		if(c_quota >= 0) {
+			field(line, c_quota, buf, sizeof(buf));
+			rows[n].quota = atof(buf);
+		}
 		field(line, c_timely, buf, sizeof(buf));
 		rows[n].testbed = atof(buf);
-		rows[n].sim = timely(rows[n].capacity, rows[n].beta, rows[n].alg,
-				rows[n].r, &res);
+		rows[n].sim = timely(rows[n].capacity, rows[n].beta, rows[n].quota,
+				rows[n].alg, rows[n].r, &res);
 		n++;
 	}
 	fclose(f);
@@ -160,17 +170,21 @@ START_TEST(test_gate_below_capacity)
 {
 	static const enum ovc_alg algs[] = {
 			OVC_ALG_OCC, OVC_ALG_PI, OVC_ALG_BBC, OVC_ALG_RSOCA};
+	static const double quotas[] = {0, 0.2};
 	struct sim_result res;
-	size_t i;
+	size_t i, q;
 
-	for(i = 0; i < sizeof(algs) / sizeof(algs[0]); i++) {
-		timely(253, 38, algs[i], 0.9, &res);
-		ck_assert_msg(res.reject_ratio == 0 && res.over_share == 0,
-				"%s at 0.9x: refused %.4f, overloaded %.2f of the time",
-				ovc_alg_name(algs[i]), res.reject_ratio, res.over_share);
-		ck_assert_msg(res.g > 0.85, "%s at 0.9x: g %.3f",
-				ovc_alg_name(algs[i]), res.g);
-	}
+	for(q = 0; q < 2; q++)
+		for(i = 0; i < sizeof(algs) / sizeof(algs[0]); i++) {
+			timely(253, 38, quotas[q], algs[i], 0.9, &res);
+			ck_assert_msg(res.reject_ratio == 0 && res.over_share == 0,
+					"%s at 0.9x, quota %g: refused %.4f, overloaded %.2f of"
+					" the time",
+					ovc_alg_name(algs[i]), quotas[q], res.reject_ratio,
+					res.over_share);
+			ck_assert_msg(res.g > 0.85, "%s at 0.9x, quota %g: g %.3f",
+					ovc_alg_name(algs[i]), quotas[q], res.g);
+		}
 }
 END_TEST
 
@@ -179,7 +193,7 @@ START_TEST(test_kstage_split)
 	struct sim_result on, off, low;
 	struct sim_cfg c;
 
-	module_cfg(&c, 253, 38);
+	module_cfg(&c, 253, 38, 0);
 	c.alg = OVC_ALG_OCC;
 	sim_profile_constant(&c.prof, 16);
 	ck_assert_int_eq(sim_run(&c, &on), 0);
