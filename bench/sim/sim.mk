@@ -38,4 +38,5 @@ $(SIM_TEST): $(SIM_TEST_SRC) $(SIM_CORE_OBJ) $(LIB) $(SIM_HDR)
 		$(SIM_CORE_OBJ) $(LIB) $(SIM_CHECK_LIBS) -lm
 
 check-sim: $(SIM_TEST)
+	bench/tests/sim/layers.sh
 	$(SIM_TEST)
