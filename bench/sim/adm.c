@@ -2,7 +2,6 @@
 /*
  * ovc-sim - the admission sequence as the module drives it (adm.h).
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,20 +11,49 @@
 #define SECRET UINT64_C(0x6f76632d73696d21) /* keys identities */
 #define SOURCE 1 /* every caller is one SIPp: one transport source */
 
-/* The synthetic INVITE of call id (a SIPp uac.xml INVITE), fixed width. */
+/* The synthetic INVITE (a SIPp uac.xml INVITE); its call's id goes into
+ * the ID_DIGITS-digit fields marked by "%s" (branch, From tag, Call-ID). */
+static const char *const tmpl[] = {
+		"INVITE sip:service@10.0.0.2:5060 SIP/2.0\r\n"
+		"Via: SIP/2.0/UDP 10.0.0.1:5061;branch=z9hG4bK-",
+		"\r\nFrom: sipp <sip:sipp@10.0.0.1:5061>;tag=",
+		"\r\nTo: service <sip:service@10.0.0.2:5060>\r\nCall-ID: ",
+		"@10.0.0.1\r\nCSeq: 1 INVITE\r\n"
+		"Contact: sip:sipp@10.0.0.1:5061\r\nMax-Forwards: 70\r\n"
+		"Content-Length: 0\r\n\r\n"};
+#define ID_DIGITS 10
+#define ID_FIELDS 3
+
+/* Builds the template with id 0 and notes where the ids go. */
+static void template(struct sim_world *w)
+{
+	size_t i, n, len = 0;
+
+	for(i = 0; i < sizeof(tmpl) / sizeof(tmpl[0]); i++) {
+		n = strlen(tmpl[i]);
+		memcpy(w->req + len, tmpl[i], n);
+		len += n;
+		if(i < ID_FIELDS) {
+			w->req_id[i] = len;
+			memset(w->req + len, '0', ID_DIGITS);
+			len += ID_DIGITS;
+		}
+	}
+	w->req[len] = '\0';
+	w->req_len = (int)len;
+}
+
+/* Writes call id into the request's fields (fixed width: the scan's
+ * offsets hold for every id). */
 static void request(struct sim_world *w, uint32_t id)
 {
-	w->req_len = snprintf(w->req, sizeof(w->req),
-			"INVITE sip:service@10.0.0.2:5060 SIP/2.0\r\n"
-			"Via: SIP/2.0/UDP 10.0.0.1:5061;branch=z9hG4bK-%010u\r\n"
-			"From: sipp <sip:sipp@10.0.0.1:5061>;tag=%010u\r\n"
-			"To: service <sip:service@10.0.0.2:5060>\r\n"
-			"Call-ID: %010u@10.0.0.1\r\n"
-			"CSeq: 1 INVITE\r\n"
-			"Contact: sip:sipp@10.0.0.1:5061\r\n"
-			"Max-Forwards: 70\r\n"
-			"Content-Length: 0\r\n\r\n",
-			id, id, id);
+	char d[ID_DIGITS];
+	int i, f;
+
+	for(i = ID_DIGITS - 1; i >= 0; i--, id /= 10)
+		d[i] = (char)('0' + id % 10);
+	for(f = 0; f < ID_FIELDS; f++)
+		memcpy(w->req + w->req_id[f], d, ID_DIGITS);
 }
 
 int sim_adm_open(struct sim_world *w)
@@ -40,7 +68,7 @@ int sim_adm_open(struct sim_world *w)
 	w->adm.acc_arrival = &w->acc_arr;
 	w->adm.secret = SECRET;
 	/* the scan's offsets hold for every id (fixed width) */
-	request(w, 0);
+	template(w);
 	if(ovc_sip_scan(w->req, (size_t)w->req_len, &w->req_sc) != OVC_SCAN_OK)
 		return -1;
 	return 0;
@@ -54,6 +82,8 @@ void sim_adm_close(struct sim_world *w)
 
 void sim_adm_new_call(struct sim_world *w, uint32_t id)
 {
+	if(!w->cfg->kstage)
+		return; /* no stage: no key */
 	request(w, id);
 	w->calls[id].kskey = sim_ks_key(w->req, (size_t)w->req_len);
 }

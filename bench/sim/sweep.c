@@ -99,7 +99,8 @@ int sim_sweep_run(const struct sim_sweep *s, const struct sim_cfg *base,
 	fputc('\n', out);
 	if(lng)
 		fprintf(lng, "algorithm,r,g,offered_r,cpu,rtx_ratio,setup_ms,"
-					 "reject_ratio,riae,ciae,cpu_s\n");
+					 "reject_ratio,riae,ciae,cpu_s,timely,kstage_drops,"
+					 "overload\n");
 	for(i = 0; i < s->nload; i++) {
 		fprintf(out, "%.3f,%.4f", s->load[i],
 				sim_g_opt(s->load[i], s->ct, beta));
@@ -109,10 +110,11 @@ int sim_sweep_run(const struct sim_sweep *s, const struct sim_cfg *base,
 			fprintf(out, ",%.4f", g);
 			if(lng && ok[j])
 				fprintf(lng, "%s,%.3f,%.4f,%.4f,%.4f,%.4f,%.1f,%.4f,%.4f,"
-							 "%.4f,%.3f\n",
+							 "%.4f,%.3f,%.4f,%.4f,%.3f\n",
 						ovc_alg_name(s->alg[j]), s->load[i], res.g, res.r,
 						res.cpu, res.rtx_ratio, res.setup_ms,
-						res.reject_ratio, res.riae, res.ciae, res.cpu_s);
+						res.reject_ratio, res.riae, res.ciae, res.cpu_s,
+						res.timely_g, res.ks_drop_ratio, res.over_share);
 		}
 		fputc('\n', out);
 		fflush(out);

@@ -230,6 +230,7 @@ struct sim_world
 									 placed (cfg->reject_at_dequeue) */
 	char req[SIM_REQ_MAX];	  /* the synthetic INVITE */
 	int req_len;
+	size_t req_id[3];		  /* where its call's id goes */
 	struct ovc_sip_scan req_sc; /* its scan (offsets hold for every id) */
 	struct ovc_rxq_eff eff;	  /* the receive-queue settings derived */
 	double stall_ms;		  /* the quota's stall per period, ms (0) */
