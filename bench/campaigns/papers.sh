@@ -112,7 +112,7 @@ cmd_sweep() {
 
 # ES on the testbed and on the simulator, for the calibration in force
 cmd_es() {
-	local d="$out/es" i rho beta plots=()
+	local d="$out/es" i rho beta plots=() sim
 	local inits=${BENCH_ES_INITS:-12,12,20,130 1,1,20,130}
 	local iters=${BENCH_ES_ITERS:-60} tf=${BENCH_ES_TF:-20}
 	local r=${BENCH_ES_R:-2}
@@ -122,6 +122,10 @@ cmd_es() {
 	[ -f "$BENCH_OUT/calibration.env" ] || cmd_calibrate
 	rho=$(. "$BENCH_OUT/calibration.env" && echo "$RHO_M")
 	beta=$(. "$BENCH_OUT/calibration.env" && echo "${BETA_OVC:-$BETA}")
+	# the simulator runs the module's model on the testbed's CPU quota
+	sim=(--quota "$(awk -v q="$BENCH_CPU_QUOTA_US" -v p="$BENCH_CPU_PERIOD_US" \
+		'BEGIN { print (q > 0 && q < p) ? q / p : 0 }')"
+		--quota-period "$((BENCH_CPU_PERIOD_US / 1000))")
 	mkdir -p "$d"
 	cp "$BENCH_OUT/calibration.env" "$d/"
 	for i in $inits; do
@@ -130,10 +134,10 @@ cmd_es() {
 			--testbed "$here/sim/es-testbed.sh" --init "$i" \
 			--iters "$iters" --loads "$r" --tf "$tf" --reps 1 "${es[@]}" \
 			>"$d/testbed-$i.txt" 2>"$d/testbed-$i.log"
-		"$tune" --alg pi --capacity "$rho" --beta "$beta" \
+		"$tune" --alg pi --capacity "$rho" --beta "$beta" "${sim[@]}" \
 			--reject-at arrival --init "$i" --iters "$iters" --loads "$r" \
 			--tf "$tf" --reps 1 "${es[@]}" >"$d/sim-$i.txt"
-		"$tune" --alg pi --capacity "$rho" --beta "$beta" \
+		"$tune" --alg pi --capacity "$rho" --beta "$beta" "${sim[@]}" \
 			--reject-at arrival --init "$i" --iters 150 --reps 2 \
 			"${es[@]}" >"$d/sim-table1-$i.txt"
 		plots+=("testbed $i=$d/testbed-$i.txt" "sim $i=$d/sim-$i.txt")

@@ -1,11 +1,16 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # bench/tests/sim/layers.sh [DIR] - the simulator's files depend one way
 # (bench/sim/world.h): each part includes and calls only the parts below
 # it. Fails, naming the file and what it reaches, on any edge upwards or
 # sideways. DIR: the simulator's sources (bench/sim).
-set -eu
+set -euo pipefail
+. "$(dirname "$0")/../../tools/args.sh"
+bench_help_if "$0" "$@"
+bench_nargs 0 1 "$@"
 dir=${1:-bench/sim}
+[ -d "$dir" ] || bench_bad "no directory $dir"
+bench_args_checked
 rc=0
 
 # file, the headers it may include, the calls it must not make
