@@ -173,6 +173,7 @@ check-scripts:
 	./tests/scripts/test_sipp_stat.sh
 	./tests/scripts/test_kam_tree_layout.sh
 	./tests/scripts/test_check_docs.sh
+	./tests/scripts/test_modparams.sh
 
 # INTEGRATION_RUN=true: builds what the tests need without running them
 # (tests/versions/debroot.sh)

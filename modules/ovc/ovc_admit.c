@@ -79,7 +79,7 @@ void ovc_admit_settings(struct ovc_adm_cfg *cfg)
 	cfg->queue_idle = cfg->queue_on && cfg->t->queued && ovc_mp.queue_bypass
 					  && ovc_queue_idle();
 	cfg->now_s = (uint32_t)ovc_now_sec_coarse();
-	cfg->sendq_max = ovc_tcp_sendq_max; /* read by the next hop's verdict */
+	cfg->sendq_max = ovc_mp.tcp_sendq_max; /* read by the next hop's verdict */
 }
 
 /* What the sources below see of the request being decided. */

@@ -47,8 +47,6 @@ int ovc_admit(struct sip_msg *msg, int noreply);
 void ovc_admit_request(struct sip_msg *msg, struct ovc_sip_scan *scan,
 		struct ovc_adm_req *r);
 
-/* 1 (default): decide UDP requests at datagram arrival (ovc_dgram_in). */
-extern int ovc_fast_path;
 /* 1 when the script is KEMI's (set in mod_init): which requests it wants
  * to answer itself (admit_flags("noreply")) is not known before it runs,
  * so the fast path decides a request of a class only once the script has

@@ -18,10 +18,6 @@ struct ovc_alg_traits;
 struct receive_info;
 struct sip_msg;
 
-/* modparam fair_key: "source" (default), "off", or a pseudo-variable
- * format naming the trunk a request comes from (e.g. "$fd") */
-extern char *ovc_fair_key_str;
-
 /* The shared state, NULL when fair_key is off (or before mod_init). */
 struct ovc_fair *ovc_fair_state(void);
 

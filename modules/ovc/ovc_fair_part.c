@@ -18,10 +18,9 @@
 #include "ovc/plan.h"
 
 #include "ovc_fair.h"
+#include "ovc_modparams.h"
 #include "ovc_part.h"
 #include "ovc_shm.h"
-
-char *ovc_fair_key_str = "source";
 
 static struct ovc_fair *fair;
 static pv_elem_t *key_fmt; /* fair_key's pseudo-variables, NULL: source */
@@ -43,14 +42,30 @@ struct ovc_fair *ovc_fair_state(void)
 	return fair;
 }
 
+/* modparam fair_key: kept as given; fair_init parses a pseudo-variable
+ * format, once the modules that define them are loaded */
+int ovc_mp_check_fair_key(const char *name, void *val, void *field)
+{
+	char *s = (char *)val;
+
+	if(s == NULL || *s == '\0') {
+		LM_ERR("modparam \"%s\": empty (\"source\", \"off\" or a"
+			   " pseudo-variable format)\n",
+				name);
+		return -1;
+	}
+	*(const char **)field = s;
+	return 0;
+}
+
 static int fair_init(const struct ovc_params *p)
 {
 	str s;
 
-	if(strcmp(ovc_fair_key_str, "off") == 0)
+	if(strcmp(ovc_mp.fair_key, "off") == 0)
 		return 0;
-	if(strcmp(ovc_fair_key_str, "source") != 0) {
-		s.s = ovc_fair_key_str;
+	if(strcmp(ovc_mp.fair_key, "source") != 0) {
+		s.s = (char *)ovc_mp.fair_key;
 		s.len = (int)strlen(s.s);
 		/* a format without a pseudo-variable (a typo of "source") would
 		 * make every request one source */
@@ -58,7 +73,7 @@ static int fair_init(const struct ovc_params *p)
 				|| key_fmt == NULL) {
 			LM_ERR("modparam \"fair_key\": '%s' is not \"source\", \"off\""
 				   " or a pseudo-variable format\n",
-					ovc_fair_key_str);
+					ovc_mp.fair_key);
 			return -1;
 		}
 	}
@@ -153,7 +168,7 @@ static void fair_stats(rpc_t *rpc, void *ctx, void *th)
 	}
 	level = atomic_load(&fair->level);
 	spare = atomic_load(&fair->spare);
-	rpc->struct_add(h, "sddfffJdJJ", "key", ovc_fair_key_str, "level",
+	rpc->struct_add(h, "sddfffJdJJ", "key", ovc_mp.fair_key, "level",
 			level == OVC_FAIR_ALL ? -1 : (int)level, "spare",
 			spare == OVC_FAIR_ALL ? -1 : (int)spare, "front",
 			ovc_dload(&shown->front), "pass",

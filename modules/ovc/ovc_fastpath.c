@@ -12,9 +12,9 @@
 #include "ovc_account.h"
 #include "ovc_admit.h"
 #include "ovc_fair.h"
+#include "ovc_modparams.h"
 #include "ovc_rxq.h"
 
-int ovc_fast_path = 1;
 int ovc_fast_path_kemi;
 
 /* A datagram the fast path consumes never reaches receive_msg(): the
@@ -103,7 +103,7 @@ static int dgram_in(sr_event_param_t *evp, int *refused)
 
 	ovc_admit_forget();
 	ovc_rxq_count_dgram(); /* one datagram off the socket's queue */
-	if(!ovc_fast_path || len <= 0
+	if(!ovc_mp.fast_path || len <= 0
 			|| atomic_load_explicit(&ovc->script_replies, memory_order_relaxed))
 		return 0;
 	if(len >= 8 && memcmp(buf, "SIP/2.0 ", 8) == 0)

@@ -14,12 +14,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* modparam kstage: 1 load and attach the stage (default), 0 never */
-extern int ovc_kstage_on;
-/* modparam kstage_budget: CPU ovc may spend answering refusals before
- * the kernel drops the rest, percent of capacity */
-extern int ovc_kstage_budget;
-
 /* Admission path (any process), an initial INVITE admitted or queued
  * while overload is evident (the caller checks): remembers it in the
  * kernel's map of admitted calls (buf, len: the datagram), so that the

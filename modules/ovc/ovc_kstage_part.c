@@ -28,13 +28,11 @@
 #include "bpf/ovc_kstage_bpf.h"
 #include "ovc_fair.h"
 #include "ovc_kstage.h"
+#include "ovc_modparams.h"
 #include "ovc_onset.h"
 #include "ovc_part.h"
 #include "ovc_rsoca.h"
 #include "ovc_shm.h"
-
-int ovc_kstage_on = 0; /* the table's default (ovc_modparams.def) */
-int ovc_kstage_budget = 20;
 
 /* the split's fixed settings: half of the way to the target each window,
  * never every initial INVITE, a cost measured on >= 20 refusals, windows
@@ -95,7 +93,7 @@ static const char *veto(void)
 {
 	const struct ovc_emerg *e = ovc_rsoca_emerg();
 
-	if(!ovc_kstage_on)
+	if(!ovc_mp.kstage)
 		return "modparam kstage=0";
 	if(e != NULL && (e->n > 0 || e->priority))
 		return "the emergency list is set, and the kernel cannot match it"
@@ -215,7 +213,7 @@ static int ks_child_init(int rank)
 	LM_NOTICE("kernel stage attached to %d UDP socket(s): a socket filter"
 			  " of %u instructions drops initial INVITEs past the 503"
 			  " budget (%d %% of capacity)\n",
-			n, ovc_ksb_insns(), ovc_kstage_budget);
+			n, ovc_ksb_insns(), ovc_mp.kstage_budget);
 	return 0;
 }
 
@@ -283,8 +281,8 @@ static void fair_level(double share)
 static void ks_apply(const struct ovc_ctl *ctl, const struct ovc_measure *m,
 		const struct ovc_output *out)
 {
-	struct ovc_ksplit_params p = {ovc_kstage_budget / 100.0, KS_WEIGHT, KS_MAX,
-			KS_MIN_REFUSALS, KS_WINDOW_S};
+	struct ovc_ksplit_params p = {ovc_mp.kstage_budget / 100.0, KS_WEIGHT,
+			KS_MAX, KS_MIN_REFUSALS, KS_WINDOW_S};
 	struct ovc_ksplit_in in;
 	double share;
 
@@ -363,7 +361,7 @@ static void ks_stats(rpc_t *rpc, void *ctx, void *th)
 	rpc->struct_add(h, "sdsdffffJJJJJJJdf", "state",
 			loaded ? "attached" : "off",
 			"sockets", atomic_load(&ks->sockets), "why", ks->why, "budget_pct",
-			ovc_kstage_budget, "share", ovc_dload(&ks->share), "target",
+			ovc_mp.kstage_budget, "share", ovc_dload(&ks->share), "target",
 			ovc_dload(&ks->target), "cost_per_refusal_us",
 			ovc_dload(&ks->cost) * 1e6, "affordable_per_s",
 			ovc_dload(&ks->afford), "invites",

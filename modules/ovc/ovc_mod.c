@@ -58,7 +58,7 @@ static int ki_ovc_admit_flags(sip_msg_t *msg, str *flags)
 	if(flags == NULL || flags->len == 0)
 		return ovc_admit(msg, 0);
 	if(flags->len == 7 && strncmp(flags->s, "noreply", 7) == 0) {
-		if(ovc_fast_path
+		if(ovc_mp.fast_path
 				&& !atomic_load_explicit(
 						&ovc->script_replies, memory_order_relaxed)
 				&& !atomic_exchange(&ovc->script_replies, 1))
@@ -119,12 +119,12 @@ static int fixup_admit_flags(void **param, int param_no)
 		return 0;
 	if(strcmp(s, "noreply") == 0) {
 		*param = (void *)(long)1;
-		if(ovc_fast_path) {
+		if(ovc_mp.fast_path) {
 			/* the script wants to answer refusals itself: deciding at
 			 * datagram arrival would take that away from it */
 			LM_NOTICE("ovc_admit(\"noreply\") in the script: fast_path"
 					  " disabled, decisions are taken in the script\n");
-			ovc_fast_path = 0;
+			ovc_mp.fast_path = 0;
 		}
 		return 0;
 	}
@@ -217,8 +217,8 @@ static int mod_init(void)
 		return -1;
 	if(ovc_sampler_init(&ovc_mp.cpu_source, &ovc_mp.cpu_capacity) < 0)
 		return -1;
-	if(ovc_shm_init(ovc_mp_params(), ovc_mp.alg, ovc_mp.mode, ovc_mp.dry_run,
-			   ovc_mp.cpu_source, ovc_mp.cpu_capacity,
+	if(ovc_shm_init(ovc_mp_params(), ovc_mp.algorithm, ovc_mp.mode,
+			   ovc_mp.dry_run, ovc_mp.cpu_source, ovc_mp.cpu_capacity,
 			   (unsigned)ovc_mp.stats_history)
 			< 0) {
 		LM_ERR("cannot initialise ovc's shared state\n");
@@ -231,7 +231,7 @@ static int mod_init(void)
 	/* the hook decides at datagram arrival (fast_path) and counts the
 	 * datagrams read, the drain of the receive queue */
 	if(sr_event_register_cb(SREV_NET_DGRAM_IN, ovc_dgram_in) < 0) {
-		if(ovc_fast_path) {
+		if(ovc_mp.fast_path) {
 			LM_ERR("fast_path: cannot register for SREV_NET_DGRAM_IN"
 				   " (another module has it?); set modparam(\"ovc\","
 				   " \"fast_path\", 0)\n");
@@ -244,7 +244,7 @@ static int mod_init(void)
 	}
 	/* a KEMI script: the fast path learns per class whether the script
 	 * answers refusals itself (ovc_admit.h) */
-	ovc_fast_path_kemi = ovc_fast_path && sr_kemi_eng_get() != NULL;
+	ovc_fast_path_kemi = ovc_mp.fast_path && sr_kemi_eng_get() != NULL;
 	if(ovc_parts_init(ovc_mp_params()) < 0)
 		goto error;
 	/* the ticker and the parts' processes (queue workers, reaper) */
@@ -252,8 +252,8 @@ static int mod_init(void)
 	cfg_register_child(1 + ovc_parts_procs());
 	LM_INFO("ovc: algorithm=%s mode=%s network_mode=%s dry_run=%d"
 			" fast_path=%d queue=%u workers=%d reject=%d %.*s\n",
-			ovc_alg_name(ovc_mp.alg), ovc_mode_name(ovc_mp.mode),
-			ovc_net_mode_name(), ovc_mp.dry_run, ovc_fast_path,
+			ovc_alg_name(ovc_mp.algorithm), ovc_mode_name(ovc_mp.mode),
+			ovc_net_mode_name(), ovc_mp.dry_run, ovc_mp.fast_path,
 			ovc_queue_cap(), ovc_q ? ovc_mp.queue_workers : 0,
 			ovc_reply.code, ovc_reply.reason.len, ovc_reply.reason.s);
 	return 0;

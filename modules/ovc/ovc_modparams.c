@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ovc - the plain modparams from their one table (ovc_modparams.def): the
- * param_export_t entries, one generic setter per type, the special checks
- * attached to a few entries, the defaults.
+ * struct of their values, the param_export_t entries, one generic setter
+ * per type, the defaults; the registry's own entry (param).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,34 +11,24 @@
 #include "core/sr_module.h"
 #include "core/dprint.h"
 
-#include "ovc_admit.h"
-#include "ovc_fair.h"
-#include "ovc_kstage.h"
 #include "ovc_modparams.h"
-#include "ovc_rsoca.h"
-#include "ovc_nexthop.h"
-#include "ovc_rxq.h"
-#include "ovc_sendq.h"
 
 struct ovc_mp_values ovc_mp;
 
-static struct ovc_params mp_params;
 static int mp_params_ready;
 
 struct ovc_params *ovc_mp_params(void)
 {
 	if(!mp_params_ready) {
-		ovc_params_defaults(&mp_params);
+		ovc_params_defaults(&ovc_mp.param);
 		mp_params_ready = 1;
 	}
-	return &mp_params;
+	return &ovc_mp.param;
 }
-
-/* ------------------------------------------ checks of special entries */
 
 /* param: one registry assignment "name=value"; the constraints between
  * registry parameters are checked once all are read (mod_init) */
-static int mp_check_param(const char *name, void *val)
+int ovc_mp_check_param(const char *name, void *val, void *field)
 {
 	char err[256];
 
@@ -48,76 +38,6 @@ static int mp_check_param(const char *name, void *val)
 		return -1;
 	}
 	return 0;
-}
-
-/* cpu_capacity: "auto" (0) or a number of CPUs in (0, 4096] */
-static int mp_check_cpu_capacity(const char *name, void *val)
-{
-	char *s = (char *)val, *end;
-	double v;
-
-	if(strcmp(s, "auto") == 0) {
-		ovc_mp.cpu_capacity = 0;
-		return 0;
-	}
-	v = strtod(s, &end);
-	if(end == s || *end != '\0' || !(v > 0 && v <= 4096)) {
-		LM_ERR("modparam \"%s\": '%s' is not \"auto\" or a number of CPUs"
-			   " in (0, 4096]\n",
-				name, s);
-		return -1;
-	}
-	ovc_mp.cpu_capacity = v;
-	return 0;
-}
-
-/* reject_reason: 1..128 characters, no CR/LF (it goes into a status
- * line) */
-static int mp_check_reject_reason(const char *name, void *val)
-{
-	char *s = (char *)val;
-	size_t i, n = strlen(s);
-
-	if(n == 0 || n > 128) {
-		LM_ERR("modparam \"%s\": length must be 1..128\n", name);
-		return -1;
-	}
-	for(i = 0; i < n; i++) {
-		if(s[i] == '\r' || s[i] == '\n') {
-			LM_ERR("modparam \"%s\": no CR/LF allowed\n", name);
-			return -1;
-		}
-	}
-	ovc_reply.reason.s = s;
-	ovc_reply.reason.len = (int)n;
-	return 0;
-}
-
-/* emergency: the pattern list, parsed (and its errors named) by R-SOCA */
-static int mp_check_emergency(const char *name, void *val)
-{
-	return ovc_rsoca_set_emergency((char *)val);
-}
-
-/* fair_key: kept as given; the part parses a pseudo-variable format in
- * mod_init, once the modules that define them are loaded */
-static int mp_check_fair_key(const char *name, void *val)
-{
-	char *s = (char *)val;
-
-	if(s == NULL || *s == '\0') {
-		LM_ERR("modparam \"%s\": empty (\"source\", \"off\" or a"
-			   " pseudo-variable format)\n",
-				name);
-		return -1;
-	}
-	ovc_fair_key_str = s;
-	return 0;
-}
-
-static int mp_check_emergency_priority(const char *name, void *val)
-{
-	return ovc_rsoca_set_emergency_priority((int)(long)val);
 }
 
 /* ------------------------------------------------------------ table */
@@ -150,10 +70,11 @@ enum
 _Static_assert(MP_END == MP_COUNT, "one index per entry");
 
 /* Checks val (the int as a pointer, or the text) against d; only when
- * every check passed is the value stored or applied. Returns 0 or -1
- * with a message naming the parameter and what it accepts. */
+ * every check passed is the value stored in its field of ovc_mp. Returns
+ * 0 or -1 with a message naming the parameter and what it accepts. */
 static int mp_set(const struct ovc_modparam *d, void *val)
 {
+	void *field = (char *)&ovc_mp + d->off;
 	char names[256];
 	int v;
 
@@ -179,10 +100,12 @@ static int mp_set(const struct ovc_modparam *d, void *val)
 			v = 0;
 			break;
 	}
-	if(d->check != NULL && d->check(d->name, val) < 0)
+	if(d->check != NULL && d->check(d->name, val, field) < 0)
 		return -1;
-	if(d->store != NULL)
-		*d->store = v;
+	if(d->type != OVC_MP_T_STR)
+		*(int *)field = v;
+	else if(d->check == NULL)
+		*(const char **)field = (const char *)val;
 	return 0;
 }
 

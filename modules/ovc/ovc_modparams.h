@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ovc - the plain modparams (algorithm, mode, reject_code, ...), declared
- * once in ovc_modparams.def: name, type, default, accepted values, unit and
- * a one-line doc. From that list come the module's param_export_t table,
- * one generic setter per type that checks the value (a bad one stops
- * Kamailio while it reads the configuration, naming the parameter and what
- * it accepts), the defaults, and the README table (scripts/params_doc.c).
- * No Kamailio header here: the documentation tool includes it too.
+ * once in ovc_modparams.def: name, type, default, accepted values, unit,
+ * check and a one-line doc. From that list come the struct that holds
+ * every value (ovc_mp), the module's param_export_t table, one generic
+ * setter per type that checks the value (a bad one stops Kamailio while it
+ * reads the configuration, naming the parameter and what it accepts), the
+ * defaults, and the reference's table (scripts/modparams_doc.c). No
+ * Kamailio header here: the documentation tool includes it too.
  */
 #ifndef OVC_MODPARAMS_H
 #define OVC_MODPARAMS_H
@@ -29,6 +30,24 @@ enum ovc_mp_type
 	OVC_MP_T_STR,	  /* PARAM_STRING, checked by check */
 };
 
+/* The value of every modparam, one field per line of ovc_modparams.def,
+ * named after it: an int for INT and ENUM (the index of the name), the
+ * line's ctype for STR. Set while Kamailio reads the configuration (the
+ * defaults first, ovc_mp_defaults()), read from mod_init on; a part that
+ * wants its own copy takes it in mod_init. */
+#define OVC_MP_INT(n, ...) int n;
+#define OVC_MP_ENUM(n, ...) int n;
+#define OVC_MP_STR(n, ctype, ...) ctype n;
+struct ovc_mp_values
+{
+#include "ovc_modparams.def"
+};
+#undef OVC_MP_INT
+#undef OVC_MP_ENUM
+#undef OVC_MP_STR
+
+extern struct ovc_mp_values ovc_mp;
+
 struct ovc_modparam
 {
 	const char *name;
@@ -39,49 +58,45 @@ struct ovc_modparam
 	const char *def_str;		   /* STR: default (NULL: none) */
 	const char *accepted;		   /* STR: accepted values, in words */
 	const char *unit;
-	const char *doc; /* one line */
-	int *store;		 /* INT, ENUM: where the value goes, or NULL */
-	/* further check, which also applies the value (INT: the int as a
-	 * pointer; ENUM, STR: the text); 0 or -1 (logged) */
-	int (*check)(const char *name, void *val);
+	const char *doc;  /* one line */
+	size_t off;		  /* its field in struct ovc_mp_values */
+	/* the consumer's further check (column check): 0 or -1 (logged);
+	 * val: INT the int as a pointer, ENUM and STR the text; field: the
+	 * value's field, which a STR's check writes */
+	int (*check)(const char *name, void *val, void *field);
 };
 
-/* One entry of the table per line of ovc_modparams.def; with
- * OVC_MP_NO_HOOKS defined (documentation), store and check stay NULL and
- * are never expanded. */
+/* The column check of a line: `none`, or `check` for the consumer's
+ * ovc_mp_check_<name>() (declared here, defined by the consumer). With
+ * OVC_MP_NO_HOOKS defined (documentation) no check is named. */
+#define OVC_MP_CK_none(n) NULL
 #ifdef OVC_MP_NO_HOOKS
-#define OVC_MP_HOOK_(x) NULL
+#define OVC_MP_CK_check(n) NULL
 #else
-#define OVC_MP_HOOK_(x) x
+#define OVC_MP_CK_check(n) ovc_mp_check_##n
+#define OVC_MP_DECL_none(n)
+#define OVC_MP_DECL_check(n) \
+	int ovc_mp_check_##n(const char *name, void *val, void *field);
+#define OVC_MP_INT(n, d, lo, hi, u, ck, ...) OVC_MP_DECL_##ck(n)
+#define OVC_MP_ENUM(n, d, nm, ck, ...) OVC_MP_DECL_##ck(n)
+#define OVC_MP_STR(n, ct, d, acc, u, ck, ...) OVC_MP_DECL_##ck(n)
+#include "ovc_modparams.def"
+#undef OVC_MP_INT
+#undef OVC_MP_ENUM
+#undef OVC_MP_STR
 #endif
-#define OVC_MP_ENTRY_INT(n, d, lo, hi, u, doc, st, ck)                        \
-	{#n, OVC_MP_T_INT, d, lo, hi, NULL, NULL, NULL, u, doc, OVC_MP_HOOK_(st), \
-			OVC_MP_HOOK_(ck)},
-#define OVC_MP_ENTRY_ENUM(n, d, nm, doc, st, ck)                            \
-	{#n, OVC_MP_T_ENUM, d, 0, 0, nm, NULL, NULL, "", doc, OVC_MP_HOOK_(st), \
-			OVC_MP_HOOK_(ck)},
-#define OVC_MP_ENTRY_STR(n, d, acc, u, doc, ck) \
-	{#n, OVC_MP_T_STR, 0, 0, 0, NULL, d, acc, u, doc, NULL, OVC_MP_HOOK_(ck)},
 
-/* Values of the modparams that mod_init reads (the others go straight to
- * the variables of the files that use them: ovc_reply, ovc_fast_path,
- * ovc_rcvbuf_udp/tcp, the emergency match). */
-struct ovc_mp_values
-{
-	int alg;			 /* enum ovc_alg */
-	int mode;			 /* enum ovc_mode */
-	int cpu_source;		 /* enum ovc_cpu_source */
-	double cpu_capacity; /* CPUs; 0: auto */
-	int dry_run;
-	int stats_history;	 /* seconds */
-	int queue_size;		 /* INVITEs */
-	int queue_workers;	 /* processes */
-	int queue_bypass;	 /* 1: out of overload, skip an empty queue */
-	int queue_max_wait;	 /* ms; -1: the age limit in force */
-	int queue_max_bytes; /* 0: an eighth of shared memory */
-};
-
-extern struct ovc_mp_values ovc_mp;
+/* One entry of the table per line of ovc_modparams.def. */
+#define OVC_MP_OFF_(n) offsetof(struct ovc_mp_values, n)
+#define OVC_MP_ENTRY_INT(n, d, lo, hi, u, ck, doc)                        \
+	{#n, OVC_MP_T_INT, d, lo, hi, NULL, NULL, NULL, u, doc, OVC_MP_OFF_(n), \
+			OVC_MP_CK_##ck(n)},
+#define OVC_MP_ENTRY_ENUM(n, d, nm, ck, doc)                             \
+	{#n, OVC_MP_T_ENUM, d, 0, 0, nm, NULL, NULL, "", doc, OVC_MP_OFF_(n), \
+			OVC_MP_CK_##ck(n)},
+#define OVC_MP_ENTRY_STR(n, ct, d, acc, u, ck, doc)                    \
+	{#n, OVC_MP_T_STR, 0, 0, 0, NULL, d, acc, u, doc, OVC_MP_OFF_(n), \
+			OVC_MP_CK_##ck(n)},
 
 /* The registry values staged by modparam("ovc", "param", ...): each
  * checked alone when set, the constraints between them by mod_init

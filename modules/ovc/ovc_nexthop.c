@@ -25,6 +25,7 @@
 #include "ovc/octoken.h"
 
 #include "ovc_admit.h"
+#include "ovc_modparams.h"
 #include "ovc_nexthop.h"
 #include "ovc_sendq.h"
 
@@ -35,7 +36,6 @@
 #define OVC_NET_VALIDITY_MS 2000
 
 struct ovc_net *ovc_net;
-int ovc_network_mode = OVC_NET_HOP;
 
 /* this process installed its hook on what Kamailio sends (or tried) */
 static int out_hooked;
@@ -207,7 +207,7 @@ int ovc_dst_admit(struct sip_msg *msg, str *uri)
 	if(ovc_net == NULL || msg->first_line.type != SIP_REQUEST)
 		return 1;
 	mode = atomic_load_explicit(&ovc_net->mode, memory_order_relaxed);
-	if(mode == OVC_NET_LOCAL && ovc_tcp_sendq_max < 0)
+	if(mode == OVC_NET_LOCAL && ovc_mp.tcp_sendq_max < 0)
 		return 1;
 	if(mode != OVC_NET_LOCAL) {
 		ticks_t t = get_ticks_raw();
@@ -229,7 +229,7 @@ int ovc_dst_admit(struct sip_msg *msg, str *uri)
 	 * server announces (announced()) */
 	if(known && mode == OVC_NET_E2E && ovc_adm_new_invite(request_of(msg)))
 		ovc_nh_routed(&ovc_net->nh, fb);
-	sf = known && ovc_tcp_sendq_max >= 0 && ovc_sendq_proto(d.proto);
+	sf = known && ovc_mp.tcp_sendq_max >= 0 && ovc_sendq_proto(d.proto);
 	if(fb == NULL && !sf) {
 		/* nothing can refuse it (ovc_adm_next_hop() would pass it
 		 * without a look): no scan */
@@ -528,12 +528,12 @@ int ovc_net_init(void)
 	ovc_nh_init(&ovc_net->nh);
 	ovc_ocloop_init(&ovc_net->loop);
 	ovc_dstore(&ovc_net->a, 1.0);
-	atomic_store(&ovc_net->mode, ovc_network_mode);
-	if(ovc_network_mode == OVC_NET_LOCAL)
+	atomic_store(&ovc_net->mode, ovc_mp.network_mode);
+	if(ovc_mp.network_mode == OVC_NET_LOCAL)
 		return 0; /* no hook: messages pass untouched */
 	if(sr_event_register_cb(SREV_NET_DATA_IN, net_in) < 0) {
 		LM_ERR("network_mode %s: cannot register the message hooks\n",
-				ovc_network_names.names[ovc_network_mode]);
+				ovc_network_names.names[ovc_mp.network_mode]);
 		return -1;
 	}
 	ovc_net->hooked = 1;
@@ -571,7 +571,7 @@ int ovc_net_set_mode(const char *name, char *err, int len)
 
 const char *ovc_net_mode_name(void)
 {
-	int m = ovc_net ? atomic_load(&ovc_net->mode) : ovc_network_mode;
+	int m = ovc_net ? atomic_load(&ovc_net->mode) : ovc_mp.network_mode;
 
 	return (unsigned)m < OVC_NET_COUNT ? ovc_network_names.names[m] : "?";
 }

@@ -71,16 +71,13 @@ struct ovc_net
 
 extern struct ovc_net *ovc_net;
 
-/* network_mode modparam (enum ovc_network). */
-extern int ovc_network_mode;
-
 /* ovc_dst_admit(): request msg is bound for uri (NULL: its destination,
  * $du or the Request-URI). Returns 1 to send it, -1 when its next hop's
  * feedback refuses it (the script answers it or picks another
  * destination). Counted in dst_passed or dst_refused. */
 int ovc_dst_admit(struct sip_msg *msg, str *uri);
 
-/* Allocates the network state in mode ovc_network_mode and, unless it is
+/* Allocates the network state in mode ovc_mp.network_mode and, unless it is
  * local, registers the hook on what Kamailio receives (mod_init). The
  * hook on what it sends waits until oc is in use (ovc_net_hook_out()).
  * Returns 0 or -1. */

@@ -17,9 +17,10 @@
 #include "core/trim.h"
 #include "modules/sl/sl.h"
 
+#include "ovc_modparams.h"
 #include "ovc_reply.h"
 
-struct ovc_reply_cfg ovc_reply = {503, {"Service Unavailable", 19}, 0};
+struct ovc_reply_cfg ovc_reply;
 
 static sl_api_t slb;
 
@@ -56,9 +57,35 @@ static const char *server_value(void)
 	return value;
 }
 
+/* modparam reject_reason: 1..128 characters, no CR/LF (it goes into a
+ * status line) */
+int ovc_mp_check_reject_reason(const char *name, void *val, void *field)
+{
+	char *s = (char *)val;
+	size_t i, n = strlen(s);
+
+	if(n == 0 || n > 128) {
+		LM_ERR("modparam \"%s\": length must be 1..128\n", name);
+		return -1;
+	}
+	for(i = 0; i < n; i++) {
+		if(s[i] == '\r' || s[i] == '\n') {
+			LM_ERR("modparam \"%s\": no CR/LF allowed\n", name);
+			return -1;
+		}
+	}
+	*(const char **)field = s;
+	return 0;
+}
+
 int ovc_reply_init(void)
 {
 	int fd;
+
+	ovc_reply.code = ovc_mp.reject_code;
+	ovc_reply.reason.s = (char *)ovc_mp.reject_reason;
+	ovc_reply.reason.len = (int)strlen(ovc_mp.reject_reason);
+	ovc_reply.retry_after = ovc_mp.retry_after;
 
 	if(sl_load_api(&slb) != 0) {
 		LM_ERR("ovc needs the sl module: loadmodule \"sl.so\" first\n");

@@ -14,7 +14,8 @@
 
 #include "ovc/sipscan.h"
 
-/* Reject reply settings (set from modparams before the fork). */
+/* Reject reply settings (ovc_reply_init() copies them from the modparams
+ * reject_code, reject_reason and retry_after). */
 struct ovc_reply_cfg
 {
 	int code;		 /* SIP status code, 400..699 */
@@ -24,8 +25,9 @@ struct ovc_reply_cfg
 
 extern struct ovc_reply_cfg ovc_reply;
 
-/* Binds the sl API and draws the secret of ovc's To-tags (in mod_init,
- * so every process shares it). Returns 0 or -1 (sl not loaded). */
+/* Takes the reject reply's settings from the modparams, binds the sl API
+ * and draws the secret of ovc's To-tags (in mod_init, so every process
+ * shares them). Returns 0 or -1 (sl not loaded). */
 int ovc_reply_init(void);
 
 /* The secret keying ovc's To-tags and request identities. */

@@ -18,6 +18,7 @@
 
 #include "ovc_admit.h"
 #include "ovc_csv.h"
+#include "ovc_modparams.h"
 #include "ovc_nexthop.h"
 #include "ovc_part.h"
 #include "ovc_queue.h"
@@ -60,7 +61,7 @@ static void add_fast_path(rpc_t *rpc, void *th)
 
 	if(rpc->struct_add(th, "{", "fast_path", &h) < 0)
 		return;
-	rpc->struct_add(h, "dJJ", "enabled", ovc_fast_path, "rejects",
+	rpc->struct_add(h, "dJJ", "enabled", ovc_mp.fast_path, "rejects",
 			(unsigned long long)atomic_load(
 					&ovc->ev_total[OVC_E_FAST_REJECT]),
 			"fallthrough",

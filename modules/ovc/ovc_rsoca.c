@@ -16,15 +16,11 @@
 #include "ovc/rsoca_dos.h"
 
 #include "ovc_classify.h"
+#include "ovc_modparams.h"
 #include "ovc_part.h"
 #include "ovc_reply.h"
 #include "ovc_rsoca.h"
 #include "ovc_shm.h"
-
-/* none by default: a list that matched any host would let a flood to
- * sip:911@anything past every control; the operator names its emergency
- * URIs (with their host) */
-#define OVC_EMERG_DEFAULT ""
 
 struct ovc_rs_shm
 {
@@ -48,35 +44,33 @@ struct ovc_rs_shm
 
 static struct ovc_rs_shm *rs;
 static struct ovc_emerg emerg;
-static int emerg_set;
-static int emerg_priority;
 static struct tm_binds tmb;
 
-int ovc_rsoca_set_emergency(const char *spec)
+/* Parses spec, the emergency list, into e. Returns 0 or -1 (logged,
+ * naming the modparam). */
+static int parse_emergency(struct ovc_emerg *e, const char *spec)
 {
 	char err[160];
 
-	if(ovc_emerg_parse(&emerg, spec, emerg_priority, err, sizeof(err))
+	if(ovc_emerg_parse(e, spec, ovc_mp.emergency_priority, err, sizeof(err))
 			!= OVC_OK) {
 		LM_ERR("modparam \"emergency\": %s (a comma-separated list of"
 			   " users, @hosts and URIs, at most %d entries of %d bytes)\n",
 				err, OVC_EMERG_MAX, OVC_EMERG_TOKLEN - 1);
 		return -1;
 	}
-	emerg_set = 1;
 	return 0;
 }
 
-int ovc_rsoca_set_emergency_priority(int on)
+/* modparam emergency: refused here when it does not parse; parsed for
+ * good, with emergency_priority, in mod_init (rsoca_init) */
+int ovc_mp_check_emergency(const char *name, void *val, void *field)
 {
-	if(on != 0 && on != 1) {
-		LM_ERR("modparam \"emergency_priority\": %d is out of range"
-			   " [0, 1]\n",
-				on);
+	static struct ovc_emerg trial;
+
+	if(parse_emergency(&trial, (const char *)val) < 0)
 		return -1;
-	}
-	emerg_priority = on;
-	emerg.priority = on;
+	*(const char **)field = (const char *)val;
 	return 0;
 }
 
@@ -122,7 +116,7 @@ static int rsoca_init(const struct ovc_params *p)
 {
 	int i;
 
-	if(!emerg_set && ovc_rsoca_set_emergency(OVC_EMERG_DEFAULT) < 0)
+	if(parse_emergency(&emerg, ovc_mp.emergency) < 0)
 		return -1;
 	rs = shm_malloc(sizeof(*rs));
 	if(rs == NULL) {

@@ -28,13 +28,6 @@ enum ovc_rs_verdict
 	OVC_RS_REJECT,	 /* reject it (re-INVITE): R-SOCA's reply */
 };
 
-/* Parses and stores the emergency list (modparam "emergency", before the
- * fork). Returns 0 or -1 (message logged, naming the parameter). */
-int ovc_rsoca_set_emergency(const char *spec);
-
-/* Sets emergency_priority (0 or 1). Returns 0 or -1 (logged). */
-int ovc_rsoca_set_emergency_priority(int on);
-
 /* Hot path. Counts one in-dialog request of method m (ACK/CANCEL: pass,
  * uncounted) and decides it: within the in-dialog burst budget and
  * accepted by its type's acceptor: pass; else drop (re-INVITE: reject).

@@ -15,14 +15,6 @@
 #include "ovc/rxq.h"
 #include "ovc/types.h"
 
-/* modparams rcvbuf_udp / rcvbuf_tcp: receive buffer of the listening
- * sockets in messages (0: leave the kernel's/Kamailio's size). */
-extern int ovc_rcvbuf_udp;
-extern int ovc_rcvbuf_tcp;
-/* modparam mss_tcp: TCP_MAXSEG of the TCP listeners (-1: derived from a
- * buffer rcvbuf_tcp set, ovc_rxq_tcp_mss(); 0: leave it; 88..32767). */
-extern int ovc_mss_tcp;
-
 /* Largest accepted rcvbuf_udp / rcvbuf_tcp, messages. */
 #define OVC_RCVBUF_MAX 100000
 

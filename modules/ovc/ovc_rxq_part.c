@@ -7,6 +7,7 @@
 #include "core/pt.h"
 #include "core/sr_module.h"
 
+#include "ovc_modparams.h"
 #include "ovc_part.h"
 #include "ovc_rxq.h"
 #include "ovc_sampler.h"
@@ -78,7 +79,7 @@ static void rxq_stats(rpc_t *rpc, void *ctx, void *th)
 			"onsets", (unsigned long long)atomic_load(&ovc->onsets), "onset_ms",
 			ovc_dload(&ovc->onset_ms), "onset_enter_ms",
 			ovc_dload(&ovc->onset_enter_ms), "stall_ms",
-			ovc_dload(&ovc->stall_ms), "rcvbuf_udp_msgs", ovc_rcvbuf_udp,
+			ovc_dload(&ovc->stall_ms), "rcvbuf_udp_msgs", ovc_mp.rcvbuf_udp,
 			"cpu_reject", ovc_dload(&ovc->cpu_reject), "capacity_cps",
 			ovc_dload(&ovc->capacity), "sample_ms",
 			(int)atomic_load(&ovc->rxq_sample_ms));

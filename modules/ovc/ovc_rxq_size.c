@@ -19,13 +19,10 @@
 
 #include "ovc/derive.h"
 
+#include "ovc_modparams.h"
 #include "ovc_rxq.h"
 #include "ovc_sampler.h"
 #include "ovc_shm.h"
-
-int ovc_rcvbuf_udp = -1; /* auto */
-int ovc_rcvbuf_tcp;
-int ovc_mss_tcp = -1; /* the table's default (ovc_modparams.def) */
 
 /* TCP_MAXSEG on TCP listener fd whose buffer is rcvbuf bytes, as mss_tcp
  * asks (inherited by accepted connections, and announced in the SYN-ACK:
@@ -34,10 +31,10 @@ int ovc_mss_tcp = -1; /* the table's default (ovc_modparams.def) */
 static int set_tcp_mss(
 		int fd, uint64_t rcvbuf, const struct socket_info *si)
 {
-	int m = ovc_mss_tcp;
+	int m = ovc_mp.mss_tcp;
 
 	if(m < 0)
-		m = ovc_rcvbuf_tcp > 0 ? (int)ovc_rxq_tcp_mss(rcvbuf) : 0;
+		m = ovc_mp.rcvbuf_tcp > 0 ? (int)ovc_rxq_tcp_mss(rcvbuf) : 0;
 	if(m == 0)
 		return 0;
 	if(m < 88)
@@ -117,7 +114,7 @@ int ovc_rxq_size_udp(unsigned max_age_ms)
 	unsigned i = 0, want;
 	uint64_t sum = 0, eff;
 
-	if(ovc_rcvbuf_udp >= 0 || max_age_ms == udp_auto_age)
+	if(ovc_mp.rcvbuf_udp >= 0 || max_age_ms == udp_auto_age)
 		return 0; /* set by the modparam at start, or already done */
 	udp_auto_age = max_age_ms;
 	for(si = udp_listen; si; si = si->next, i++) {
@@ -154,9 +151,9 @@ int ovc_rxq_apply(void)
 		if(i < OVC_RXQ_SOCKS)
 			udp_orig[i] = rcvbuf_msgs_now(si->socket);
 		eff = set_rcvbuf(si->socket,
-				ovc_rcvbuf_udp > 0 ? (unsigned)ovc_rcvbuf_udp : 0,
+				ovc_mp.rcvbuf_udp > 0 ? (unsigned)ovc_mp.rcvbuf_udp : 0,
 				"rcvbuf_udp", si, 0);
-		if(eff == 0 && ovc_rcvbuf_udp > 0)
+		if(eff == 0 && ovc_mp.rcvbuf_udp > 0)
 			return -1;
 		udp += eff;
 		/* turns on the socket's receive timestamps: the first call answers
@@ -169,9 +166,9 @@ int ovc_rxq_apply(void)
 		if(si->socket < 0)
 			continue;
 		/* accepted connections inherit the listener's buffer */
-		eff = set_rcvbuf(si->socket, (unsigned)ovc_rcvbuf_tcp, "rcvbuf_tcp",
+		eff = set_rcvbuf(si->socket, (unsigned)ovc_mp.rcvbuf_tcp, "rcvbuf_tcp",
 				si, 0);
-		if(eff == 0 && ovc_rcvbuf_tcp > 0)
+		if(eff == 0 && ovc_mp.rcvbuf_tcp > 0)
 			return -1;
 		tcp += eff;
 		m = set_tcp_mss(si->socket, eff, si);

@@ -23,6 +23,7 @@
 
 #include "ovc/derive.h"
 
+#include "ovc_modparams.h"
 #include "ovc_sampler.h"
 
 #define OVC_PATH_MAX 512
@@ -322,6 +323,27 @@ ovc_time_ns ovc_sampler_cpu_period_ns(void)
 double ovc_sampler_stall_ms(void)
 {
 	return ovc_derive_stall_ms((double)cg_period_us / 1000.0, cg_quota);
+}
+
+/* modparam cpu_capacity: "auto" (0) or a number of CPUs in (0, 4096] */
+int ovc_mp_check_cpu_capacity(const char *name, void *val, void *field)
+{
+	char *s = (char *)val, *end;
+	double v;
+
+	if(strcmp(s, "auto") == 0) {
+		*(double *)field = 0;
+		return 0;
+	}
+	v = strtod(s, &end);
+	if(end == s || *end != '\0' || !(v > 0 && v <= 4096)) {
+		LM_ERR("modparam \"%s\": '%s' is not \"auto\" or a number of CPUs"
+			   " in (0, 4096]\n",
+				name, s);
+		return -1;
+	}
+	*(double *)field = v;
+	return 0;
 }
 
 int ovc_sampler_init(int *srcp, double *capacity)

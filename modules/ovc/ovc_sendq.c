@@ -11,7 +11,6 @@
 #include "ovc_sendq.h"
 #include "ovc_tcpdiag.h"
 
-int ovc_tcp_sendq_max = -1; /* the table's default (ovc_modparams.def) */
 
 int ovc_sendq_proto(int proto)
 {

@@ -14,10 +14,6 @@
 
 #include "core/ip_addr.h"
 
-/* modparam tcp_sendq_max: bytes of send queue past which ovc_dst_admit()
- * refuses a new INVITE (0, 002's default: any byte); -1: off. */
-extern int ovc_tcp_sendq_max;
-
 /* Is proto a stream transport whose send queue ovc can read? */
 int ovc_sendq_proto(int proto);
 
