@@ -2,8 +2,9 @@
 /*
  * modparams_doc - prints the module's plain modparams
  * (modules/ovc/ovc_modparams.def) as a Markdown table (name, type,
- * default, accepted values, unit, meaning). The module's reference
- * (modules/ovc/doc/ovc_admin.xml) embeds it between markers, as DocBook
+ * default, accepted values, unit, meaning; the meaning of one settable at
+ * run time says so). The module's reference (modules/ovc/doc/ovc_admin.xml)
+ * embeds it between markers, as DocBook
  * (scripts/doc-table.awk); `make docs` refreshes it and `make check-docs`
  * fails when the reference and the table disagree.
  */
@@ -48,7 +49,8 @@ int main(void)
 							d->def_str[0] ? d->def_str : "\"\"", d->accepted);
 				break;
 		}
-		printf("%s | %s |\n", d->unit, d->doc);
+		printf("%s | %s%s |\n", d->unit, d->doc,
+				d->rt ? "; also at run time (`ovc.set`)" : "");
 	}
 	return 0;
 }

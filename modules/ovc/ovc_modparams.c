@@ -69,6 +69,16 @@ enum
 
 _Static_assert(MP_END == MP_COUNT, "one index per entry");
 
+/* ovc.set changes an INT or an ENUM: a STR is never live */
+#define OVC_MP_INT(...)
+#define OVC_MP_ENUM(...)
+#define OVC_MP_STR(n, ct, d, acc, u, rt, ...) \
+	_Static_assert(OVC_MP_RT_##rt == 0, #n ": a string cannot be live");
+#include "ovc_modparams.def"
+#undef OVC_MP_INT
+#undef OVC_MP_ENUM
+#undef OVC_MP_STR
+
 /* Checks val (the int as a pointer, or the text) against d; only when
  * every check passed is the value stored in its field of ovc_mp. Returns
  * 0 or -1 with a message naming the parameter and what it accepts. */
@@ -137,6 +147,21 @@ param_export_t ovc_param_exports[] = {
 #undef OVC_MP_ENUM
 #undef OVC_MP_STR
 /* clang-format on */
+
+const struct ovc_modparam *ovc_mp_at(unsigned i)
+{
+	return i < MP_COUNT ? &mp_table[i] : NULL;
+}
+
+const struct ovc_modparam *ovc_mp_live_find(const char *name)
+{
+	size_t i;
+
+	for(i = 0; i < MP_COUNT; i++)
+		if(mp_table[i].rt && strcmp(mp_table[i].name, name) == 0)
+			return &mp_table[i];
+	return NULL;
+}
 
 int ovc_mp_defaults(void)
 {

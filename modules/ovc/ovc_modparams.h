@@ -48,6 +48,17 @@ struct ovc_mp_values
 
 extern struct ovc_mp_values ovc_mp;
 
+/* A modparam settable at run time (column set: `live`), INT or ENUM: the
+ * value in force and how ovc.set changes it. */
+struct ovc_mp_live
+{
+	int (*get)(void); /* the value in force (ENUM: the name's index) */
+	/* Puts v in force (ovc.set checked it against the line's range or
+	 * names); ovc.set logs the change. Returns 0, or the RPC fault code
+	 * (400, 500) with the reason in err (len bytes). */
+	int (*set)(int v, char *err, int len);
+};
+
 struct ovc_modparam
 {
 	const char *name;
@@ -60,26 +71,38 @@ struct ovc_modparam
 	const char *unit;
 	const char *doc;  /* one line */
 	size_t off;		  /* its field in struct ovc_mp_values */
+	int rt;			  /* column set: 1 live, 0 start */
+	const struct ovc_mp_live *live; /* rt: the consumer's, else NULL */
 	/* the consumer's further check (column check): 0 or -1 (logged);
 	 * val: INT the int as a pointer, ENUM and STR the text; field: the
 	 * value's field, which a STR's check writes */
 	int (*check)(const char *name, void *val, void *field);
 };
 
-/* The column check of a line: `none`, or `check` for the consumer's
- * ovc_mp_check_<name>() (declared here, defined by the consumer). With
- * OVC_MP_NO_HOOKS defined (documentation) no check is named. */
+/* The columns set and check of a line: `start` or `live` for the
+ * consumer's ovc_mp_live_<name>, `none` or `check` for its
+ * ovc_mp_check_<name>() (both declared here, defined by the consumer).
+ * With OVC_MP_NO_HOOKS defined (documentation) neither is named. */
+#define OVC_MP_RT_start 0
+#define OVC_MP_RT_live 1
+#define OVC_MP_LV_start(n) NULL
 #define OVC_MP_CK_none(n) NULL
 #ifdef OVC_MP_NO_HOOKS
+#define OVC_MP_LV_live(n) NULL
 #define OVC_MP_CK_check(n) NULL
 #else
+#define OVC_MP_LV_live(n) &ovc_mp_live_##n
 #define OVC_MP_CK_check(n) ovc_mp_check_##n
+#define OVC_MP_DECL_start(n)
+#define OVC_MP_DECL_live(n) extern const struct ovc_mp_live ovc_mp_live_##n;
 #define OVC_MP_DECL_none(n)
 #define OVC_MP_DECL_check(n) \
 	int ovc_mp_check_##n(const char *name, void *val, void *field);
-#define OVC_MP_INT(n, d, lo, hi, u, ck, ...) OVC_MP_DECL_##ck(n)
-#define OVC_MP_ENUM(n, d, nm, ck, ...) OVC_MP_DECL_##ck(n)
-#define OVC_MP_STR(n, ct, d, acc, u, ck, ...) OVC_MP_DECL_##ck(n)
+#define OVC_MP_INT(n, d, lo, hi, u, rt, ck, ...) \
+	OVC_MP_DECL_##rt(n) OVC_MP_DECL_##ck(n)
+#define OVC_MP_ENUM(n, d, nm, rt, ck, ...) \
+	OVC_MP_DECL_##rt(n) OVC_MP_DECL_##ck(n)
+#define OVC_MP_STR(n, ct, d, acc, u, rt, ck, ...) OVC_MP_DECL_##ck(n)
 #include "ovc_modparams.def"
 #undef OVC_MP_INT
 #undef OVC_MP_ENUM
@@ -88,15 +111,15 @@ struct ovc_modparam
 
 /* One entry of the table per line of ovc_modparams.def. */
 #define OVC_MP_OFF_(n) offsetof(struct ovc_mp_values, n)
-#define OVC_MP_ENTRY_INT(n, d, lo, hi, u, ck, doc)                        \
+#define OVC_MP_ENTRY_INT(n, d, lo, hi, u, rt, ck, doc)                    \
 	{#n, OVC_MP_T_INT, d, lo, hi, NULL, NULL, NULL, u, doc, OVC_MP_OFF_(n), \
-			OVC_MP_CK_##ck(n)},
-#define OVC_MP_ENTRY_ENUM(n, d, nm, ck, doc)                             \
+			OVC_MP_RT_##rt, OVC_MP_LV_##rt(n), OVC_MP_CK_##ck(n)},
+#define OVC_MP_ENTRY_ENUM(n, d, nm, rt, ck, doc)                         \
 	{#n, OVC_MP_T_ENUM, d, 0, 0, nm, NULL, NULL, "", doc, OVC_MP_OFF_(n), \
-			OVC_MP_CK_##ck(n)},
-#define OVC_MP_ENTRY_STR(n, ct, d, acc, u, ck, doc)                    \
+			OVC_MP_RT_##rt, OVC_MP_LV_##rt(n), OVC_MP_CK_##ck(n)},
+#define OVC_MP_ENTRY_STR(n, ct, d, acc, u, rt, ck, doc)                \
 	{#n, OVC_MP_T_STR, 0, 0, 0, NULL, d, acc, u, doc, OVC_MP_OFF_(n), \
-			OVC_MP_CK_##ck(n)},
+			OVC_MP_RT_##rt, NULL, OVC_MP_CK_##ck(n)},
 
 /* The registry values staged by modparam("ovc", "param", ...): each
  * checked alone when set, the constraints between them by mod_init
@@ -106,5 +129,13 @@ struct ovc_params *ovc_mp_params(void);
 /* Sets every default of the table through its setter (mod_register,
  * before the configuration's modparams). Returns 0 or -1 (logged). */
 int ovc_mp_defaults(void);
+
+/* The modparam name that is settable at run time (column set: live), or
+ * NULL. */
+const struct ovc_modparam *ovc_mp_live_find(const char *name);
+
+/* The i-th modparam of the table, in the .def's order; NULL past the
+ * last. */
+const struct ovc_modparam *ovc_mp_at(unsigned i);
 
 #endif

@@ -547,31 +547,31 @@ void ovc_net_destroy(void)
 	ovc_net = NULL;
 }
 
-int ovc_net_set_mode(const char *name, char *err, int len)
+static int net_mode_get(void)
 {
-	char names[64];
-	int m = ovc_names_find(&ovc_network_names, name);
+	return ovc_net ? atomic_load(&ovc_net->mode) : ovc_mp.network_mode;
+}
 
-	if(m < 0) {
-		snprintf(err, len, "network_mode: unknown '%s' (%s)", name,
-				ovc_names_join(&ovc_network_names, names, sizeof(names)));
-		return -1;
-	}
+/* ovc.set network_mode: not away from a start as local, which installed
+ * no hook */
+static int net_mode_set(int m, char *err, int len)
+{
 	if(m != OVC_NET_LOCAL && !ovc_net->hooked) {
 		snprintf(err, len,
 				"network_mode: started as local, the message hooks are"
 				" not installed; set the modparam and restart");
-		return -1;
+		return 400;
 	}
-	LM_NOTICE("ovc.set network_mode: %s -> %s\n", ovc_net_mode_name(),
-			ovc_network_names.names[m]);
 	atomic_store(&ovc_net->mode, m);
 	return 0;
 }
 
+const struct ovc_mp_live ovc_mp_live_network_mode = {
+		net_mode_get, net_mode_set};
+
 const char *ovc_net_mode_name(void)
 {
-	int m = ovc_net ? atomic_load(&ovc_net->mode) : ovc_mp.network_mode;
+	int m = net_mode_get();
 
 	return (unsigned)m < OVC_NET_COUNT ? ovc_network_names.names[m] : "?";
 }

@@ -116,10 +116,6 @@ void ovc_net_destroy(void);
  * a new oc-seq for it, stored together (ovc_net->oc). */
 void ovc_net_publish(void);
 
-/* ovc.set network_mode: 0, or -1 with a reason in err (len bytes) when
- * name is unknown or the hooks it needs were not registered at start. */
-int ovc_net_set_mode(const char *name, char *err, int len);
-
 /* The mode in force ("local", "hop", "e2e"). */
 const char *ovc_net_mode_name(void);
 

@@ -1,35 +1,45 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ovc - RPC ovc.get and ovc.set: the plain settings (algorithm, mode,
- * dry_run) and every entry of the parameter registry. A refused value
- * changes nothing: a new value is tried on a trial controller first.
+ * ovc - RPC ovc.get and ovc.set: the plain modparams settable at run time
+ * (column set `live` of ovc_modparams.def: algorithm, mode, dry_run,
+ * network_mode) and every entry of the parameter registry. A refused value
+ * changes nothing: a new registry value is tried on a trial controller
+ * first.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/dprint.h"
 #include "core/mem/mem.h"
 #include "core/utils/srjson.h"
 
-#include "ovc_nexthop.h"
+#include "ovc_modparams.h"
 #include "ovc_rpc_json.h"
 #include "ovc_rpc_param.h"
 #include "ovc_rsoca.h"
 #include "ovc_shm.h"
 
-/* Plain (non-registry) names ovc.get/ovc.set understand. */
-static const char *plain_names[] = {
-		"algorithm", "mode", "dry_run", "network_mode", NULL};
-
-static int is_plain(const char *name)
+/* A live modparam's value v as text: an ENUM's name, an INT's digits. */
+static const char *plain_text(
+		const struct ovc_modparam *d, int v, char *buf, int size)
 {
-	int i;
+	if(d->type == OVC_MP_T_ENUM)
+		return (unsigned)v < d->names->count ? d->names->names[v] : "?";
+	snprintf(buf, size, "%d", v);
+	return buf;
+}
 
-	for(i = 0; plain_names[i]; i++)
-		if(strcmp(name, plain_names[i]) == 0)
-			return 1;
-	return 0;
+static void add_plain(rpc_t *rpc, void *th, const struct ovc_modparam *d)
+{
+	char buf[16];
+	int v = d->live->get();
+
+	if(d->type == OVC_MP_T_ENUM)
+		rpc->struct_add(th, "s", d->name, plain_text(d, v, buf, sizeof(buf)));
+	else
+		rpc->struct_add(th, "d", d->name, v);
 }
 
 static void add_param(rpc_t *rpc, void *th, const struct ovc_param_def *d,
@@ -48,9 +58,10 @@ void ovc_rpc_get(rpc_t *rpc, void *ctx)
 {
 	str name = STR_NULL;
 	struct ovc_params p;
+	const struct ovc_modparam *mp;
 	const struct ovc_param_def *d;
 	void *th;
-	size_t i;
+	unsigned i;
 	char buf[128];
 
 	if(rpc->scan(ctx, "*S", &name) < 1)
@@ -71,23 +82,19 @@ void ovc_rpc_get(rpc_t *rpc, void *ctx)
 		rpc->fault(ctx, 500, "Internal error creating the reply");
 		return;
 	}
-	if(name.len == 0 || strcmp(buf, "algorithm") == 0)
-		rpc->struct_add(
-				th, "s", "algorithm", ovc_alg_name(atomic_load(&ovc->alg)));
-	if(name.len == 0 || strcmp(buf, "mode") == 0)
-		rpc->struct_add(
-				th, "s", "mode", ovc_mode_name(atomic_load(&ovc->mode)));
-	if(name.len == 0 || strcmp(buf, "dry_run") == 0)
-		rpc->struct_add(th, "d", "dry_run", atomic_load(&ovc->dry_run));
-	if(name.len == 0 || strcmp(buf, "network_mode") == 0)
-		rpc->struct_add(th, "s", "network_mode", ovc_net_mode_name());
 	if(name.len == 0) {
+		for(i = 0; (mp = ovc_mp_at(i)) != NULL; i++)
+			if(mp->rt)
+				add_plain(rpc, th, mp);
 		for(i = 0; i < ovc_param_count(); i++)
 			add_param(rpc, th, ovc_param_at(i), &p);
 		return;
 	}
-	if(is_plain(buf))
+	mp = ovc_mp_live_find(buf);
+	if(mp != NULL) {
+		add_plain(rpc, th, mp);
 		return;
+	}
 	d = ovc_param_find(buf);
 	if(d == NULL) {
 		rpc->fault(ctx, 404, "Unknown parameter %s", buf);
@@ -137,81 +144,73 @@ static int scan_value(rpc_t *rpc, void *ctx, char *buf, int size)
 }
 
 const char *ovc_rpc_set_doc[2] = {
-		"Sets a parameter: algorithm, mode, dry_run, network_mode or any"
-		" registry name"
+		"Sets a parameter: a plain one settable at run time (ovc.get lists"
+		" them: algorithm, mode, dry_run, network_mode) or any registry name"
 		" (e.g. occ.target). A refused value changes nothing.",
 		0};
 
-static int set_plain(rpc_t *rpc, void *ctx, const char *name, const char *val)
+/* The value text val of live modparam d as its int: an ENUM's name, an
+ * INT's digits as they print (no sign, space or leading zero added) in
+ * its range. Returns 0, or -1 with the reason in err. */
+static int plain_value(const struct ovc_modparam *d, const char *val,
+		int *v, char *err, int len)
 {
-	char names[128];
+	char names[128], back[16];
+	char *end;
+	long n;
 
-	if(strcmp(name, "algorithm") == 0) {
-		enum ovc_alg alg;
-		struct ovc_params p;
-		struct ovc_ctl *trial;
-		int rc;
+	if(d->type == OVC_MP_T_ENUM) {
+		*v = ovc_names_find(d->names, val);
+		if(*v >= 0)
+			return 0;
+		snprintf(err, len, "%s: unknown '%s' (%s)", d->name, val,
+				ovc_names_join(d->names, names, sizeof(names)));
+		return -1;
+	}
+	n = strtol(val, &end, 10);
+	if(*end == '\0' && n >= d->min && n <= d->max) {
+		snprintf(back, sizeof(back), "%ld", n);
+		if(strcmp(back, val) == 0) {
+			*v = (int)n;
+			return 0;
+		}
+	}
+	if(d->min == 0 && d->max == 1)
+		snprintf(err, len, "%s: '%s' is not 0 or 1", d->name, val);
+	else
+		snprintf(err, len, "%s: '%s' is not an integer in [%d, %d]",
+				d->name, val, d->min, d->max);
+	return -1;
+}
 
-		if(ovc_alg_from_name(val, &alg) != OVC_OK) {
-			rpc->fault(ctx, 400, "algorithm: unknown '%s' (%s)", val,
-					ovc_names_join(&ovc_alg_names, names, sizeof(names)));
-			return 1;
-		}
-		trial = pkg_malloc(ovc_ctl_size());
-		if(trial == NULL) {
-			rpc->fault(ctx, 500, "Out of memory");
-			return 1;
-		}
-		lock_get(&ovc->lock);
-		p = ovc->params;
-		rc = ovc_ctl_init(trial, alg, &p);
-		if(rc == OVC_OK) {
-			LM_NOTICE("ovc.set algorithm: %s -> %s\n",
-					ovc_alg_name(atomic_load(&ovc->alg)), ovc_alg_name(alg));
-			atomic_store(&ovc->alg, alg);
-			atomic_store(&ovc->reconfig, 1);
-		}
-		lock_release(&ovc->lock);
-		pkg_free(trial);
-		if(rc != OVC_OK)
-			rpc->fault(ctx, 400, "algorithm %s cannot start: %s", val,
-					ovc_strerror(rc));
-		return 1;
-	}
-	if(strcmp(name, "mode") == 0) {
-		int m = ovc_names_find(&ovc_mode_names, val);
+/* ovc.set of live modparam d to the text val: checked against its line,
+ * then put in force by its consumer; the change logged at NOTICE. */
+static void set_plain(rpc_t *rpc, void *ctx, const struct ovc_modparam *d,
+		const char *val)
+{
+	char err[192], was[16], now[16];
+	int v, old, code;
 
-		if(m < 0) {
-			rpc->fault(ctx, 400, "mode: unknown '%s' (%s)", val,
-					ovc_names_join(&ovc_mode_names, names, sizeof(names)));
-			return 1;
-		}
-		LM_NOTICE("ovc.set mode: %s -> %s\n",
-				ovc_mode_name(atomic_exchange(&ovc->mode, m)), val);
-		return 1;
+	if(plain_value(d, val, &v, err, sizeof(err)) < 0) {
+		rpc->fault(ctx, 400, "%s", err);
+		return;
 	}
-	if(strcmp(name, "network_mode") == 0) {
-		char err[160];
-
-		if(ovc_net_set_mode(val, err, sizeof(err)) < 0)
-			rpc->fault(ctx, 400, "%s", err);
-		return 1;
+	old = d->live->get();
+	code = d->live->set(v, err, sizeof(err));
+	if(code != 0) {
+		rpc->fault(ctx, code, "%s", err);
+		return;
 	}
-	if(strcmp(name, "dry_run") == 0) {
-		if(strcmp(val, "0") == 0 || strcmp(val, "1") == 0)
-			LM_NOTICE("ovc.set dry_run: %d -> %c\n",
-					atomic_exchange(&ovc->dry_run, val[0] == '1'), val[0]);
-		else
-			rpc->fault(ctx, 400, "dry_run: '%s' is not 0 or 1", val);
-		return 1;
-	}
-	return 0;
+	LM_NOTICE("ovc.set %s: %s -> %s\n", d->name,
+			plain_text(d, old, was, sizeof(was)),
+			plain_text(d, v, now, sizeof(now)));
 }
 
 void ovc_rpc_set(rpc_t *rpc, void *ctx)
 {
 	str name = STR_NULL;
 	char nbuf[128], vbuf[128], err[256];
+	const struct ovc_modparam *mp;
 	struct ovc_params p;
 	int rc;
 
@@ -222,7 +221,8 @@ void ovc_rpc_set(rpc_t *rpc, void *ctx)
 	}
 	memcpy(nbuf, name.s, name.len);
 	nbuf[name.len] = '\0';
-	if(!is_plain(nbuf) && ovc_param_find(nbuf) == NULL) {
+	mp = ovc_mp_live_find(nbuf);
+	if(mp == NULL && ovc_param_find(nbuf) == NULL) {
 		rpc->fault(ctx, 404, "Unknown parameter %s", nbuf);
 		return;
 	}
@@ -239,8 +239,10 @@ void ovc_rpc_set(rpc_t *rpc, void *ctx)
 				ctx, 400, "%s: no value, an empty one or one too long", nbuf);
 		return;
 	}
-	if(set_plain(rpc, ctx, nbuf, vbuf))
+	if(mp != NULL) {
+		set_plain(rpc, ctx, mp, vbuf);
 		return;
+	}
 
 	lock_get(&ovc->lock);
 	p = ovc->params;

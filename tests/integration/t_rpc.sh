@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # RPC surface: ovc.get/ovc.set accept good values and refuse bad ones
-# without changing anything; algorithm/mode/dry_run switch live; ovc.csv
+# without changing anything (a plain one answering what it accepts);
+# algorithm/mode/dry_run/network_mode switch live, and ovc.get lists the
+# plain modparams the reference's table says are settable live; ovc.csv
 # honours N and refuses bad N; ovc.reset zeroes; the statistics group ovc
 # mirrors ovc.stats.
 . "$(dirname "$0")/lib.sh"
@@ -76,6 +78,36 @@ accept mode single
 accept mode multi
 accept dry_run 1
 accept dry_run 0
+accept network_mode local
+accept network_mode hop
+refuse network_mode hops
+# a refused plain value answers what it accepts
+refused_says() {
+	local out
+	out=$(rpc ovc.set "$1" "$2" 2>&1)
+	if printf '%s' "$out" | grep -qF "400" && printf '%s' "$out" | grep -qF "$3"; then
+		ok "ovc.set $1 $2 refused: $3"
+	else
+		fail "ovc.set $1 $2: want 400 and '$3', got: $out"
+	fi
+}
+refused_says dry_run 2 "dry_run: '2' is not 0 or 1"
+refused_says dry_run s:01 "dry_run: '01' is not 0 or 1"
+refused_says mode both "mode: unknown 'both' (multi, single)"
+refused_says network_mode hops "network_mode: unknown 'hops' (local, hop, e2e)"
+refused_says algorithm fastest \
+	"algorithm: unknown 'fastest' (none, bbc, occ, occupancy, aro, sired, rsoca, pi)"
+# the plain names ovc.get lists are the modparams the reference's table
+# says ovc.set changes at run time
+doc_live=$(awk '/<!-- modparams:begin -->/ { on = 1 } /<!-- modparams:end -->/ { on = 0 }
+	on && /also at run time/' "$TOP/modules/ovc/doc/ovc_admin.xml" |
+	sed -E 's|^<row><entry><literal>([a-z_]+)</literal>.*|\1|' | sort | tr '\n' ' ')
+get_plain=$(rpc ovc.get | grep -oE '^\s+[a-z_]+:' | tr -d ' \t:' | sort | tr '\n' ' ')
+if [ -n "$doc_live" ] && [ "$doc_live" = "$get_plain" ]; then
+	ok "ovc.get lists the plain modparams settable at run time: $get_plain"
+else
+	fail "ovc.get's plain names ($get_plain) differ from the run-time ones of the modparams table ($doc_live)"
+fi
 
 # every change is logged once at NOTICE with its old and new value, a
 # refused one not at all
@@ -83,6 +115,8 @@ check "ovc.set logs a change with old and new value" \
 	"$(grep -c 'ovc.set occ.target: 0.9 -> 0.8' "$T_DIR/kam.log") == 1"
 check "ovc.set logs an algorithm switch" \
 	"$(grep -c 'ovc.set algorithm: sired -> none' "$T_DIR/kam.log") == 1"
+check "ovc.set logs a plain change with old and new value" \
+	"$(grep -c 'ovc.set network_mode: hop -> local' "$T_DIR/kam.log") == 1 && $(grep -c 'ovc.set dry_run: 1 -> 0' "$T_DIR/kam.log") == 1"
 check "a refused ovc.set is not logged as a change" \
 	"$(grep -c 'ovc.set occ.target: .* -> 3' "$T_DIR/kam.log") == 0"
 

@@ -4,8 +4,10 @@
 # modules/ovc/ovc_modparams.def is a field of ovc_mp that its consumer
 # reads (ovc_mp.<name>, in a module file other than ovc_modparams.c; the
 # registry's param through ovc_mp_params()), and a line with a check has
-# its ovc_mp_check_<name>() defined in exactly one module file. Adding a
-# modparam then takes its line and its consumer, no global of its own.
+# its ovc_mp_check_<name>() defined in exactly one module file, one set
+# at run time its ovc_mp_live_<name>, while ovc.set and ovc.get name no
+# modparam of their own. Adding a modparam then takes its line and its
+# consumer, no global, no RPC code of its own.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/scripts/lib.sh"
@@ -43,4 +45,25 @@ for n in $checked; do
 	c=$(grep -lE "^int ovc_mp_check_$n\(" "$src"/*.c | wc -l)
 	is "$n: ovc_mp_check_$n() defined once" "$c" 1
 done
+# the lines set at run time: their hooks, defined once; ovc.set and
+# ovc.get take them from the table, naming none of them
+live=$(awk 'match($0, /^OVC_MP_[A-Z]+\([a-z_]+/) {
+		n = substr($0, RSTART, RLENGTH); sub(/.*\(/, "", n) }
+	/, live, (none|check),$/ { print n }' "$def")
+for n in algorithm mode dry_run network_mode; do
+	case " $(echo $live) " in
+	*" $n "*) ok "$n: settable at run time" ;;
+	*) no "$n: not settable at run time (column set)" ;;
+	esac
+done
+for n in $live; do
+	c=$(grep -lE "^const struct ovc_mp_live ovc_mp_live_$n = " "$src"/*.c | wc -l)
+	is "$n: ovc_mp_live_$n defined once" "$c" 1
+done
+for n in $names; do
+	if grep -qF "\"$n\"" "$src/ovc_rpc_param.c"; then
+		no "ovc_rpc_param.c names modparam \"$n\""
+	fi
+done
+ok "ovc_rpc_param.c names no modparam"
 t_done
