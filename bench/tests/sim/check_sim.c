@@ -19,6 +19,7 @@ int main(void)
 	srunner_add_suite(sr, make_suite_regress());
 	srunner_add_suite(sr, make_suite_es());
 	srunner_add_suite(sr, make_suite_module());
+	srunner_add_suite(sr, make_suite_server());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

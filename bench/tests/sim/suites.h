@@ -15,5 +15,6 @@ Suite *make_suite_model(void);
 Suite *make_suite_regress(void);
 Suite *make_suite_es(void);
 Suite *make_suite_module(void);
+Suite *make_suite_server(void);
 
 #endif
