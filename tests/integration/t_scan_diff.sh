@@ -13,6 +13,18 @@
 # not): what the fast path decides on is what Kamailio would have seen. Messages are sent in order, each followed by
 # an OPTIONS marker, to one UDP worker; the log lines between two markers
 # belong to the message between them.
+# Kamailio 6.1 and later parse the From body as they read the headers (as
+# they always did To's; Kamailio commit 7ddba9d07a, "core: parser - rework
+# parsing From body on getting headers"), so their core drops a request
+# whose From body does not parse before any route runs ("bad header field
+# [From: ..." and then "required headers not found in request" or "core
+# parsing of SIP message failed"); 5.6 and 6.0 parse From only when asked
+# and route it. Such a message is not the scanner's to explain: against
+# 6.1+ it counts as refused by the core when Kamailio logged exactly that
+# for it, and the scanner's reading is compared on every message that
+# version routes (6.1.5: 22 of the 688 the scanner accepts refused so,
+# all fuzz finds of tests/data/scan-diff). Against 5.x and 6.0, and for
+# any other reason, a message not routed is a mismatch.
 . "$(dirname "$0")/lib.sh"
 
 SCAN="$TOP/build/scan_fields"
@@ -55,30 +67,43 @@ kam_stop
 # Kamailio's reading of message k: the ovcdiff line before marker k, its
 # fields trimmed (Kamailio keeps a Call-ID's trailing tabs, the scanner
 # does not), the CSeq number as a number, an empty field as <null>
-awk -F'\t' '
+# (a message the core refused for its From body, logged before marker k,
+# is "from" when Kamailio is 6.1 or later)
+kver=$(kamailio -V 2>/dev/null | sed -n 's/^version: kamailio \([0-9]*\.[0-9]*\).*/\1/p')
+from_core=$(awk -v v="${kver:-0}" 'BEGIN { split(v, a, ".")
+	print (a[1] > 6 || (a[1] == 6 && a[2] >= 1)) ? 1 : 0 }')
+log "Kamailio ${kver:-?}: a request with a From body it cannot parse is" \
+	"$([ "$from_core" = 1 ] && echo "dropped by its core (not compared)" ||
+		echo "routed (compared)")"
+LC_ALL=C awk -F'\t' -v from_core="$from_core" '
 	function trim(x) { gsub(/^[ \t]+|[ \t]+$/, "", x); return x == "" ? "<null>" : x }
 	FNR == NR { want[++n] = $0; next }
+	/bad header field \[([Ff][Rr][Oo][Mm]|[Ff])[ \t]*:/ { badfrom = 1 }
+	/required headers not found in request|core parsing of SIP message failed/ {
+		refused = 1 }
 	{ i = index($0, "ovcdiff~#~"); if(!i) next
 	  nf = split(substr($0, i + 10), a, "~#~")
 	  for(j = 1; j <= nf; j++) a[j] = trim(a[j])
 	  if(a[2] ~ /^ovcdiff-marker-[0-9]+$/) { m = substr(a[2], 16) + 0
-		  got[m] = cur; cur = ""; next }
+		  if(cur == "" && badfrom && refused && from_core) core[m] = 1
+		  got[m] = cur; cur = ""; badfrom = 0; refused = 0; next }
 	  if(a[3] ~ /^[0-9]+$/) a[3] = a[3] + 0
 	  # the methods past PUBLISH (KDMQ, GET, ..., OTHER) are "other"
 	  if(a[1] !~ /^[0-9]+$/ || a[1] + 0 > 8192 || a[1] + 0 == 0) a[1] = "other"
 	  line = a[1] "\t" a[2] "\t" a[3] "\t" a[4] "\t" a[5]
 	  cur = cur == "" ? line : cur " + " line }
 	END {
-		bad = 0
+		bad = 0; nc = 0
 		for(k = 1; k <= n; k++) {
 			split(want[k], w, "\t")
 			ws = w[3] "\t" w[4] "\t" w[5] "\t" w[6] "\t" w[7]
+			if(k in core) { nc++; continue }
 			if(got[k] != ws) {
 				bad++
 				if(bad <= 10) printf "MISMATCH %s\n  scanner:  %s\n  kamailio: %s\n", w[1], ws, (got[k] == "" ? "(not routed)" : got[k])
 			}
 		}
-		printf "compared %d, mismatches %d\n", n, bad
+		printf "compared %d, mismatches %d, refused by the core for the From body %d\n", n - nc, bad, nc
 	}' "$T_DIR/scanner.tsv" "$T_DIR/diff.log" >"$T_DIR/diff.txt"
 cat "$T_DIR/diff.txt" | head -40
 read -r cmp bad < <(awk '/^compared/ { print $2 + 0, $4 + 0 }' "$T_DIR/diff.txt")
