@@ -78,6 +78,12 @@ static unsigned aro_epoch_ms(const struct ovc_params *p)
 	return p->aro.epoch_ms;
 }
 
+/* The CPU occupancy it steers to, fraction. */
+static double aro_cpu_target(const struct ovc_params *p)
+{
+	return p->aro.rho_target;
+}
+
 const struct ovc_alg_desc ovc_alg_aro = {
 	.name = "aro",
 	.traits = {.controlled = OVC_CLASS_BIT(OVC_CLASS_INVITE),
@@ -88,4 +94,5 @@ const struct ovc_alg_desc ovc_alg_aro = {
 	.hold = aro_hold,
 	.release = aro_release,
 	.epoch_ms = aro_epoch_ms,
+	.cpu_target = aro_cpu_target,
 };

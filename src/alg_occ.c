@@ -41,6 +41,12 @@ static unsigned occ_epoch_ms(const struct ovc_params *p)
 	return p->occ.epoch_ms;
 }
 
+/* The CPU occupancy it steers to, fraction. */
+static double occ_cpu_target(const struct ovc_params *p)
+{
+	return p->occ.target;
+}
+
 const struct ovc_alg_desc ovc_alg_occ = {
 	.name = "occ",
 	.traits = {.controlled = OVC_CLASS_BIT(OVC_CLASS_INVITE),
@@ -51,4 +57,5 @@ const struct ovc_alg_desc ovc_alg_occ = {
 	.hold = occ_hold,
 	.release = occ_release,
 	.epoch_ms = occ_epoch_ms,
+	.cpu_target = occ_cpu_target,
 };

@@ -51,6 +51,12 @@ static unsigned occupancy_epoch_ms(const struct ovc_params *p)
 	return p->occupancy.epoch_ms;
 }
 
+/* The CPU occupancy it steers to, fraction. */
+static double occupancy_cpu_target(const struct ovc_params *p)
+{
+	return p->occupancy.target;
+}
+
 const struct ovc_alg_desc ovc_alg_occupancy = {
 	.name = "occupancy",
 	.traits = {.controlled = OVC_CLASS_BIT(OVC_CLASS_INVITE),
@@ -61,4 +67,5 @@ const struct ovc_alg_desc ovc_alg_occupancy = {
 	.hold = occupancy_hold,
 	.release = occupancy_release,
 	.epoch_ms = occupancy_epoch_ms,
+	.cpu_target = occupancy_cpu_target,
 };

@@ -130,6 +130,13 @@ static void pi_set_capacity(struct ovc_ctl *c, double rho)
 	ovc_pi_set_capacity(&c->u.pi, rho);
 }
 
+/* The CPU occupancy it steers to, fraction: C_T of a dedicated CPU
+ * (under a quota the C_T in force is 1, ovc_pi_c_target()). */
+static double pi_cpu_target(const struct ovc_params *p)
+{
+	return ovc_pi_c_target(&p->pi, 0);
+}
+
 const struct ovc_alg_desc ovc_alg_pi = {
 	.name = "pi",
 	.traits = {.controlled = OVC_CLASS_BIT(OVC_CLASS_INVITE),
@@ -141,8 +148,10 @@ const struct ovc_alg_desc ovc_alg_pi = {
 	.step = pi_step,
 	.release = pi_release,
 	.epoch_ms = pi_epoch_ms,
+	.cpu_target = pi_cpu_target,
 	.drain_rate = pi_drain_rate,
 	.queue_target_s = pi_queue_target_s,
+	.queue_target_param = "pi.tq",
 	.hides_overload = pi_hides_overload,
 	.set_capacity = pi_set_capacity,
 };

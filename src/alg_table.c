@@ -29,6 +29,15 @@ const struct ovc_alg_traits *ovc_alg_traits(enum ovc_alg a)
 	return &table[a]->traits;
 }
 
+double ovc_alg_cpu_target(enum ovc_alg a, const struct ovc_params *p)
+{
+	const struct ovc_alg_desc *d = ovc_alg_desc(a);
+
+	if(d == NULL || d->cpu_target == NULL || p == NULL)
+		return 0.0;
+	return d->cpu_target(p);
+}
+
 const char *ovc_alg_name(enum ovc_alg a)
 {
 	if((unsigned)a >= OVC_ALG_COUNT)

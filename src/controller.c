@@ -114,6 +114,21 @@ double ovc_ctl_queue_target_s(const struct ovc_ctl *c)
 	return d->queue_target_s != NULL ? d->queue_target_s(c) : 0.0;
 }
 
+double ovc_ctl_queue_target_asked_s(const struct ovc_ctl *c, const char **param)
+{
+	const struct ovc_alg_desc *d = desc_of(c);
+	double v = 0.0;
+
+	if(param != NULL)
+		*param = NULL;
+	if(d->queue_target_param == NULL
+			|| ovc_param_get(&c->p, d->queue_target_param, &v) != OVC_OK)
+		return 0.0;
+	if(param != NULL)
+		*param = d->queue_target_param;
+	return v;
+}
+
 int ovc_ctl_hides_overload(const struct ovc_ctl *c, const struct ovc_output *o)
 {
 	const struct ovc_alg_desc *d = desc_of(c);

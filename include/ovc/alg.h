@@ -69,6 +69,12 @@ struct ovc_alg_desc
 	double (*drain_rate)(const struct ovc_ctl *c, const struct ovc_output *o);
 	/* Queueing time it keeps by design now, s; NULL: 0. */
 	double (*queue_target_s)(const struct ovc_ctl *c);
+	/* The parameter (ovc/params.h) that sets the queueing time it keeps,
+	 * s, which queue_target_s() may bound; NULL: none. */
+	const char *queue_target_param;
+	/* The CPU occupancy it steers to with parameters p, fraction (0, 1];
+	 * NULL: it steers no CPU occupancy. */
+	double (*cpu_target)(const struct ovc_params *p);
 	/* 1 when its output o holds down an overload that the waits no
 	 * longer show (ovc_ctl_hides_overload()); NULL: never. */
 	int (*hides_overload)(const struct ovc_ctl *c, const struct ovc_output *o);
@@ -81,6 +87,10 @@ const struct ovc_alg_desc *ovc_alg_desc(enum ovc_alg a);
 
 /* The traits of algorithm a (an unknown a: those of none). */
 const struct ovc_alg_traits *ovc_alg_traits(enum ovc_alg a);
+
+/* The CPU occupancy algorithm a steers to with parameters p, fraction
+ * (0, 1] (its descriptor's cpu_target); 0: a steers none (or unknown). */
+double ovc_alg_cpu_target(enum ovc_alg a, const struct ovc_params *p);
 
 /* Output of an algorithm that yields one fraction f: f, alpha = 1 - f,
  * p_reject[invite] = 1 - f, u = -1, no burst limit, the rest 0. For the

@@ -148,6 +148,12 @@ double ovc_ctl_queue_target_s(const struct ovc_ctl *c);
  * together, more than twice the CPU headroom it keeps (1 - f_arrival
  * (1 - alpha) > 2 (1 - C_T): the offered work exceeds the whole CPU by
  * that headroom again). The others: 0. */
+/* The queueing time, s, c's parameters in force ask it to keep (the
+ * value of the parameter its descriptor names, e.g. pi.tq), which
+ * ovc_ctl_queue_target_s() may bound below it; *param (if not NULL) gets
+ * that parameter's name. 0 and NULL when c keeps no queueing target. */
+double ovc_ctl_queue_target_asked_s(const struct ovc_ctl *c, const char **param);
+
 int ovc_ctl_hides_overload(const struct ovc_ctl *c, const struct ovc_output *o);
 
 /* Releases c's decision while the proxy shows no overload (ovc/onset.h):

@@ -221,7 +221,7 @@ static int ks_child_init(int rank)
 static int may_act(void)
 {
 	return loaded && ovc_overloaded() && !atomic_load(&ovc->dry_run)
-		   && atomic_load(&ovc->alg) != OVC_ALG_NONE;
+		   && ovc_traits_now()->controlled != 0;
 }
 
 long long ovc_kstage_arrivals(void)

@@ -35,15 +35,21 @@ static int net_init(const struct ovc_params *p)
 	return 0;
 }
 
-/* The occupancy the local controller aims at (OCC's target). */
+/* The occupancy the loop aims at when the local controller steers no CPU
+ * occupancy (the default target of the CPU-driven ones, occ's). */
+#define LOOP_TARGET_DEFAULT 0.9
+
+/* The occupancy the local controller aims at (its descriptor's CPU
+ * target), else LOOP_TARGET_DEFAULT. */
 static double target_now(void)
 {
 	double target;
 
 	lock_get(&ovc->lock);
-	target = ovc->params.occ.target;
+	target = ovc_alg_cpu_target(
+			(enum ovc_alg)atomic_load(&ovc->alg), &ovc->params);
 	lock_release(&ovc->lock);
-	return target > 0 && target <= 1 ? target : 0.9;
+	return target > 0 && target <= 1 ? target : LOOP_TARGET_DEFAULT;
 }
 
 /* At now, once a loop period has passed since its last step: the loop

@@ -115,26 +115,28 @@ static void queue_measure(const struct ovc_tick *t, struct ovc_measure *meas)
 	meas->queue_delay_s = ovc_queue_epoch_wait(NULL);
 }
 
-/* Says when pi's pi.tq is more than the queue's expiry allows (the T_q in
- * force is then half the expiry, ovc_pi_tq()): once when the bound starts
- * to apply, again only after it stopped. */
+/* Says when the queueing time the algorithm's parameter asks for (pi's
+ * pi.tq) is more than the queue's expiry allows (the target in force is
+ * then half the expiry, ovc_pi_tq()): once when the bound starts to
+ * apply, again only after it stopped. */
 static void queue_apply(const struct ovc_ctl *ctl, const struct ovc_measure *m,
 		const struct ovc_output *out)
 {
 	static int bounded;
 	double target_ms = ovc_ctl_queue_target_s(ctl) * 1000.0;
-	double tq_ms = ovc->params.pi.tq * 1000.0;
+	const char *param;
+	double asked_ms = ovc_ctl_queue_target_asked_s(ctl, &param) * 1000.0;
 	int now_bounded;
 
 	if(ovc_q == NULL)
 		return;
-	now_bounded = ovc_ctl_alg(ctl) == OVC_ALG_PI && target_ms > 0
-				  && target_ms < tq_ms;
+	now_bounded = param != NULL && target_ms > 0 && target_ms < asked_ms;
 	if(now_bounded && !bounded)
-		LM_NOTICE("pi: queueing target %.0f ms in force: pi.tq %.0f ms is"
+		LM_NOTICE("%s: queueing target %.0f ms in force: %s %.0f ms is"
 				  " more than half the in-core queue's expiry (%.0f ms,"
 				  " queue_max_wait)\n",
-				target_ms, tq_ms, m->queue_expiry_s * 1000.0);
+				ovc_alg_name(ovc_ctl_alg(ctl)), target_ms, param, asked_ms,
+				m->queue_expiry_s * 1000.0);
 	bounded = now_bounded;
 }
 

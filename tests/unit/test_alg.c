@@ -137,6 +137,49 @@ START_TEST(test_alg_dispatch_each)
 }
 END_TEST
 
+/* The CPU target and the asked queueing target come from the algorithm
+ * in force and its own parameters, never from another algorithm's. */
+START_TEST(test_alg_targets)
+{
+	struct ovc_params p;
+	struct ovc_ctl c;
+	const char *param = "x";
+	unsigned i;
+
+	ovc_params_defaults(&p);
+	p.occ.target = 0.8;
+	p.occupancy.target = 0.85;
+	p.aro.rho_target = 0.75;
+	p.pi.c_target = 0.7;
+	p.pi.tq = 0.2;
+	ck_assert(ovc_alg_cpu_target(OVC_ALG_OCC, &p) == 0.8);
+	ck_assert(ovc_alg_cpu_target(OVC_ALG_OCCUPANCY, &p) == 0.85);
+	ck_assert(ovc_alg_cpu_target(OVC_ALG_ARO, &p) == 0.75);
+	ck_assert(ovc_alg_cpu_target(OVC_ALG_PI, &p) == 0.7);
+	p.pi.c_target = -1; /* derived: a dedicated CPU's */
+	ck_assert(ovc_alg_cpu_target(OVC_ALG_PI, &p) == OVC_PI_C_TARGET);
+	/* the others steer no CPU occupancy */
+	ck_assert(ovc_alg_cpu_target(OVC_ALG_NONE, &p) == 0.0);
+	ck_assert(ovc_alg_cpu_target(OVC_ALG_BBC, &p) == 0.0);
+	ck_assert(ovc_alg_cpu_target(OVC_ALG_SIRED, &p) == 0.0);
+	ck_assert(ovc_alg_cpu_target(OVC_ALG_RSOCA, &p) == 0.0);
+	ck_assert(ovc_alg_cpu_target(OVC_ALG_COUNT, &p) == 0.0);
+	ck_assert(ovc_alg_cpu_target(OVC_ALG_OCC, NULL) == 0.0);
+	for(i = 0; i < OVC_ALG_COUNT; i++) {
+		ck_assert_int_eq(ovc_ctl_init(&c, (enum ovc_alg)i, &p), OVC_OK);
+		if(i == OVC_ALG_PI) {
+			ck_assert(ovc_ctl_queue_target_asked_s(&c, &param) == 0.2);
+			ck_assert_str_eq(param, "pi.tq");
+		} else {
+			ck_assert(ovc_ctl_queue_target_asked_s(&c, &param) == 0.0);
+			ck_assert_ptr_null(param);
+		}
+		ck_assert(ovc_ctl_queue_target_asked_s(&c, NULL)
+				  == (i == OVC_ALG_PI ? 0.2 : 0.0));
+	}
+}
+END_TEST
+
 Suite *make_suite_alg(void)
 {
 	Suite *s = suite_create("alg");
@@ -146,6 +189,7 @@ Suite *make_suite_alg(void)
 	tcase_add_test(tc, test_alg_desc_complete);
 	tcase_add_test(tc, test_alg_traits);
 	tcase_add_test(tc, test_alg_dispatch_each);
+	tcase_add_test(tc, test_alg_targets);
 	suite_add_tcase(s, tc);
 	return s;
 }
