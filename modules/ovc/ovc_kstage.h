@@ -4,8 +4,9 @@
  * filter on every UDP listening socket drops the share of initial INVITEs
  * ovc cannot afford to answer (modules/ovc/bpf/, ovc/ksplit.h). The part
  * (ovc_kstage_part.c) loads and attaches it before the fork, sets the
- * share each epoch and detaches it at exit; the admission path tells it
- * which calls it admitted, so that their retransmissions always pass. No
+ * share each epoch and detaches it at exit, and feeds the overload test
+ * (ovc_onset.h: the arrivals it counts, whether it holds an overload);
+ * the admission path tells it which calls it admitted, so that their retransmissions always pass. No
  * Kamailio header: the modparams' documentation tool includes it.
  */
 #ifndef OVC_KSTAGE_H
@@ -41,21 +42,7 @@ int64_t ovc_kstage_call_age_ns(const char *buf, size_t len, uint64_t *key);
  * the stage is not attached). */
 unsigned long long ovc_kstage_dropped(void);
 
-/* Initial INVITEs (retransmissions included) the stage's filter has seen
- * reach the host since it was attached, read from the kernel now (one
- * bpf() system call; the ticker only), or -1 when the stage is not
- * attached. */
-long long ovc_kstage_arrivals(void);
-
 /* The share of initial INVITEs the kernel drops now, [0, 1]. */
 double ovc_kstage_share(void);
-
-/* Does the stage hold an overload? 1 while it drops calls (share in
- * force above 0) because the last epoch's refusals exceeded what the 503
- * budget pays for (the split's target above 0): the drops empty the
- * receive queue the overload is judged by, and are its evidence then
- * (ovc_onset.h). 0 once the refusals fit the budget (the share then
- * decays and the queues decide). */
-int ovc_kstage_holds(void);
 
 #endif

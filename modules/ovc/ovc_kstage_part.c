@@ -121,6 +121,8 @@ static void create(void)
 	made = 1;
 }
 
+static const struct ovc_onset_feed ks_feed;
+
 static int ks_init(const struct ovc_params *p)
 {
 	ks = shm_malloc(sizeof(*ks));
@@ -130,6 +132,7 @@ static int ks_init(const struct ovc_params *p)
 	}
 	memset(ks, 0, sizeof(*ks));
 	create();
+	ovc_onset_set_feed(&ks_feed);
 	return 0;
 }
 
@@ -224,7 +227,11 @@ static int may_act(void)
 		   && ovc_traits_now()->controlled != 0;
 }
 
-long long ovc_kstage_arrivals(void)
+/* Initial INVITEs (retransmissions included) the stage's filter has seen
+ * reach the host since it was attached, read from the kernel now (one
+ * bpf() system call; the ticker only), or -1 when the stage is not
+ * attached. For the overload test (ovc_onset.h). */
+static long long ks_arrivals(void)
 {
 	struct ovc_ks_stats s;
 
@@ -455,11 +462,23 @@ double ovc_kstage_share(void)
 	return ks != NULL ? ovc_dload(&ks->share) : 0;
 }
 
-int ovc_kstage_holds(void)
+/* Does the stage hold an overload? 1 while it drops calls (share in
+ * force above 0) because the last epoch's refusals exceeded what the 503
+ * budget pays for (the split's target above 0): the drops empty the
+ * receive queue the overload is judged by, and are its evidence then
+ * (ovc_onset.h). 0 once the refusals fit the budget (the share then
+ * decays and the queues decide). */
+static int ks_holds(void)
 {
 	return ks != NULL && ovc_dload(&ks->share) > 0
 		   && ovc_dload(&ks->target) > 0;
 }
+
+/* What the stage tells the overload test. */
+static const struct ovc_onset_feed ks_feed = {
+		.arrivals = ks_arrivals,
+		.holds = ks_holds,
+};
 
 const struct ovc_part ovc_part_kstage = {
 		.name = "kernel stage",

@@ -10,7 +10,6 @@
 #include "ovc/derive.h"
 #include "ovc/onset.h"
 
-#include "ovc_kstage.h"
 #include "ovc_onset.h"
 #include "ovc_part.h"
 #include "ovc_sampler.h"
@@ -28,6 +27,24 @@ static uint64_t window_waited;	/* INVITEs refused for their wait by then */
 static long long window_arrivals; /* the kernel stage's arrivals by then,
 									 -1: unknown */
 static ovc_time_ns onset_at;	/* when the overload in force started, ns */
+static const struct ovc_onset_feed *feed; /* the stage in front, or NULL */
+
+void ovc_onset_set_feed(const struct ovc_onset_feed *f)
+{
+	feed = f;
+}
+
+/* The stage in front's arrivals so far, -1: unknown (or no stage). */
+static long long feed_arrivals(void)
+{
+	return feed != NULL && feed->arrivals != NULL ? feed->arrivals() : -1;
+}
+
+/* Does the stage in front hold an overload? 0: no (or no stage). */
+static int feed_holds(void)
+{
+	return feed != NULL && feed->holds != NULL && feed->holds();
+}
 
 void ovc_onset_note_rx(int64_t wait_ns)
 {
@@ -145,7 +162,7 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 		window_invites = atomic_load(
 				&ovc->total.v[OVC_CLASS_INVITE][OVC_V_OFFERED]);
 		window_waited = refused_for_wait();
-		window_arrivals = ovc_kstage_arrivals();
+		window_arrivals = feed_arrivals();
 	}
 	if((double)(now - window_start) < win_ms * 1e6)
 		return atomic_load(&ovc->overload);
@@ -153,7 +170,7 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 	q = take_min_ms(&ovc->onset_q_min_ns);
 	invites = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_OFFERED]);
 	waited = refused_for_wait();
-	arrivals = ovc_kstage_arrivals();
+	arrivals = feed_arrivals();
 	win_s = (double)(now - window_start) / 1e9;
 	/* the in-core queue's own target is no evidence */
 	if(q >= 0)
@@ -170,7 +187,7 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 	cfg.hold_s = 2.0 * t1_ms / 1000.0;
 	cfg.rearm_s = 64.0 * t1_ms / 1000.0;
 	signs.invites = invites > window_invites;
-	signs.kstage = ovc_kstage_holds();
+	signs.kstage = feed_holds();
 	signs.epochs = window_epochs;
 	signs.held = window_held;
 	signs.refused_for_wait = waited - window_waited;

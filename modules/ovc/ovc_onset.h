@@ -49,4 +49,21 @@ int ovc_onset_observing(void);
 /* Is overload evident now? */
 int ovc_overloaded(void);
 
+/* What a stage in front of the receive queue tells the overload test
+ * (the kernel stage, ovc_kstage.h, gives its own at mod_init). */
+struct ovc_onset_feed
+{
+	/* initial INVITEs that reached the host so far (retransmissions
+	 * included; ticker only, may make a system call), -1: unknown */
+	long long (*arrivals)(void);
+	/* 1 while the stage holds an overload: it drops calls, which empties
+	 * the receive queue the overload is judged by, so that its drops are
+	 * the evidence then; else 0 */
+	int (*holds)(void);
+};
+
+/* mod_init, before the fork: f (kept, not copied) feeds the overload
+ * test from now on; NULL: no stage (arrivals unknown, holds nothing). */
+void ovc_onset_set_feed(const struct ovc_onset_feed *f);
+
 #endif
