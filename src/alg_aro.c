@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "ovc/alg.h"
+#include "ovc/aro.h"
 
 static int aro_init(struct ovc_ctl *c)
 {

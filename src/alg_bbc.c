@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "ovc/alg.h"
+#include "ovc/bbc.h"
 
 static int bbc_init(struct ovc_ctl *c)
 {

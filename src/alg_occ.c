@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "ovc/alg.h"
+#include "ovc/occ.h"
 
 static int occ_init(struct ovc_ctl *c)
 {

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "ovc/alg.h"
+#include "ovc/occupancy.h"
 
 static int occupancy_init(struct ovc_ctl *c)
 {

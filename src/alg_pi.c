@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "ovc/alg.h"
+#include "ovc/pi.h"
 
 static int pi_init(struct ovc_ctl *c)
 {

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "ovc/alg.h"
+#include "ovc/rsoca.h"
 
 static int rsoca_init(struct ovc_ctl *c)
 {

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "ovc/alg.h"
+#include "ovc/sired.h"
 
 static int sired_init(struct ovc_ctl *c)
 {

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ovc/pi.h"
+
 #include "escost.h"
 
 void sim_esc_defaults(struct sim_esc *c, const struct sim_cfg *base)

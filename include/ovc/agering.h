@@ -85,28 +85,6 @@ unsigned ovc_agering_expire(struct ovc_agering *r, int64_t cutoff_ms,
  * being written): an upper bound of the live ones. */
 uint64_t ovc_agering_span(const struct ovc_agering *r);
 
-/* Where memory in use is measured (rsoca.mem_source). */
-enum ovc_mem_source
-{
-	OVC_MEM_SHM = 0, /* shared memory used, of its total */
-	OVC_MEM_TM = 1,	 /* live transactions x S */
-	OVC_MEM_BOTH = 2 /* both; the one with the larger P_mem counts */
-};
-
-/* Memory control parameters (the rsoca memory block of the registry). */
-struct ovc_memctl_params
-{
-	unsigned source;   /* enum ovc_mem_source */
-	double s;		   /* S, bytes of state per transaction; 004: 8500 */
-	double mmin_bytes; /* M_min, bytes; 0: derive (fraction or eq. 8) */
-	double mmax_bytes; /* M_max, bytes; 0: derive (fraction or eq. 9) */
-	unsigned reap;	   /* 1: end transactions older than T B above M_min */
-	unsigned ti_ms;	   /* T_I, INVITE transaction lifetime, ms; 004: 10 s */
-	unsigned tr_ms;	   /* T_R, REGISTER transaction lifetime, ms */
-	unsigned to_ms;	   /* T_O, other/in-dialog transaction lifetime, ms */
-	double b;		   /* B, factor > B_en; 004: 2 */
-};
-
 /* Fills m with the defaults: shared memory as the source, S 8500 bytes,
  * T_I 10 s, T_R 4 s, T_O 1 s, B 2 (004 §IV-C), reaping on. */
 void ovc_memctl_defaults(struct ovc_memctl_params *m);

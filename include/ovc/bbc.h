@@ -10,19 +10,7 @@
 #ifndef OVC_BBC_H
 #define OVC_BBC_H
 
-struct ovc_bbc_params
-{
-	double high;	   /* B_h, messages; 000: 800 */
-	double low;		   /* B_l, messages, < high; 000: 600 (003: 400) */
-	unsigned epoch_ms; /* how often the queue is examined, ms; 10 */
-};
-
-struct ovc_bbc
-{
-	struct ovc_bbc_params p; /* parameters in force */
-	int overload;			 /* 1 in overload state */
-	double f;				 /* 1 (underload) or 0 (overload) */
-};
+#include "ovc/bbc-t.h"
 
 /* Fills p with the defaults of 000 §VI-B. */
 void ovc_bbc_defaults(struct ovc_bbc_params *p);

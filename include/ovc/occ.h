@@ -8,19 +8,7 @@
 #ifndef OVC_OCC_H
 #define OVC_OCC_H
 
-struct ovc_occ_params
-{
-	double target;		/* rho_target, CPU occupancy in (0, 1]; 000: 0.9 */
-	double f_min;		/* lower bound of f in [0, 1); 000: 0.02 */
-	double phi_max;		/* max multiplicative increase per epoch; 000: 5 */
-	unsigned epoch_ms;	/* epoch length, milliseconds; 000: 1000 */
-};
-
-struct ovc_occ
-{
-	struct ovc_occ_params p; /* parameters in force */
-	double f;				 /* current acceptance fraction in [f_min, 1] */
-};
+#include "ovc/occ-t.h"
 
 /* Fills p with the defaults of 000 §VI-C. */
 void ovc_occ_defaults(struct ovc_occ_params *p);

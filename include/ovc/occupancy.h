@@ -10,27 +10,7 @@
 #ifndef OVC_OCCUPANCY_H
 #define OVC_OCCUPANCY_H
 
-#include "ovc/ewma.h"
-#include "ovc/window.h"
-
-struct ovc_occupancy_params
-{
-	unsigned k;		   /* window, samples; 001 §6.5: 25 */
-	double target;	   /* rho_thresh (rho_targ), fraction; 001: 0.95 */
-	double f_min;	   /* lower bound of f; 001: 0.05 */
-	double w;		   /* EWMA weight of a new sample; 001: 0.1 */
-	unsigned epoch_ms; /* sampling period, ms; 40 (001 samples every 125
-						  packets, about 40 ms at its rates) */
-};
-
-struct ovc_occupancy
-{
-	struct ovc_occupancy_params p; /* parameters in force */
-	struct ovc_window win;		   /* (busy s, elapsed s) increments */
-	struct ovc_ewma rho_hat;	   /* rho^ */
-	double rho;					   /* last windowed rho_n */
-	double f;					   /* current f in [f_min, 1] */
-};
+#include "ovc/occupancy-t.h"
 
 /* Fills p with the defaults of 001 §6.5. */
 void ovc_occupancy_defaults(struct ovc_occupancy_params *p);

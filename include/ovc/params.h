@@ -10,16 +10,17 @@
 
 #include <stddef.h>
 
-#include "ovc/none.h"
-#include "ovc/occ.h"
-#include "ovc/bbc.h"
-#include "ovc/occupancy.h"
-#include "ovc/aro.h"
-#include "ovc/sired.h"
-#include "ovc/rsoca.h"
-#include "ovc/pi.h"
+/* every algorithm's types (parameters and state), none of its functions:
+ * the dispatcher runs them through their descriptors (ovc/alg.h) */
+#include "ovc/none-t.h"
+#include "ovc/bbc-t.h"
+#include "ovc/occ-t.h"
+#include "ovc/occupancy-t.h"
+#include "ovc/aro-t.h"
+#include "ovc/sired-t.h"
+#include "ovc/rsoca-t.h"
+#include "ovc/pi-t.h"
 #include "ovc/rxq.h"
-#include "ovc/agering.h"
 
 /* Every controller's parameters, one struct per algorithm (named as the
  * algorithm, ovc/algs.def), and those of the parts beside them. */

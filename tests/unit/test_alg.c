@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ovc/alg.h"
+#include "ovc/pi.h"
 #include "suites.h"
 
 START_TEST(test_alg_names)

@@ -8,6 +8,13 @@
 
 #include "ovc/alg.h"
 #include "ovc/controller.h"
+#include "ovc/bbc.h"
+#include "ovc/occ.h"
+#include "ovc/occupancy.h"
+#include "ovc/aro.h"
+#include "ovc/sired.h"
+#include "ovc/rsoca.h"
+#include "ovc/pi.h"
 #include "suites.h"
 
 #define MS OVC_NS_PER_MS

@@ -11,6 +11,14 @@
 
 #include "ovc/params.h"
 #include "ovc/types.h"
+#include "ovc/bbc.h"
+#include "ovc/occ.h"
+#include "ovc/occupancy.h"
+#include "ovc/aro.h"
+#include "ovc/sired.h"
+#include "ovc/rsoca.h"
+#include "ovc/pi.h"
+#include "ovc/agering.h"
 #include "suites.h"
 
 START_TEST(test_table_consistent)

@@ -13,6 +13,7 @@
 #include "ovc/pishare.h"
 #include "ovc/plan.h"
 #include "ovc/types.h"
+#include "ovc/pi.h"
 #include "suites.h"
 
 START_TEST(test_pishare_margin)

@@ -14,6 +14,8 @@
  */
 #include <math.h>
 
+#include "ovc/pi.h"
+
 #include "sim.h"
 #include "sweep.h"
 #include "suites.h"

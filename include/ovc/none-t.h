@@ -4,8 +4,8 @@
  * It has no parameters and no state; these types only give it its line
  * in ovc/algs.def like every other algorithm.
  */
-#ifndef OVC_NONE_H
-#define OVC_NONE_H
+#ifndef OVC_NONE_T_H
+#define OVC_NONE_T_H
 
 struct ovc_none_params
 {
