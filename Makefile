@@ -36,12 +36,10 @@ MOD_SRC = $(wildcard modules/ovc/*.c)
 MOD_OBJ = $(MOD_SRC:modules/ovc/%.c=$(BUILD)/mod/%.o)
 MOD = modules/ovc/ovc.so
 
-# the unit tests also link the module's Kamailio-free CSV writer and the
-# kernel stage's loader (with the program it loads, BPF_PROG_H)
-UNIT_SRC = $(wildcard tests/unit/*.c) modules/ovc/ovc_csv.c \
-	modules/ovc/bpf/ovc_kstage_bpf.c
-UNIT_DEPS = modules/ovc/ovc_csv.h modules/ovc/ovc_row.h \
-	modules/ovc/ovc_columns.def modules/ovc/bpf/ovc_kstage_bpf.h
+# the unit tests also link the kernel stage's loader (with the program it
+# loads, BPF_PROG_H)
+UNIT_SRC = $(wildcard tests/unit/*.c) modules/ovc/bpf/ovc_kstage_bpf.c
+UNIT_DEPS = modules/ovc/bpf/ovc_kstage_bpf.h
 UNIT = $(BUILD)/tests/unit_tests
 UNIT_SAN = $(BUILD)/tests/unit_tests_san
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
@@ -67,9 +65,9 @@ module: $(MOD)
 # the kernel stage's socket filter and its loader (KSTAGE_OBJ)
 include modules/ovc/bpf/bpf.mk
 
-$(BUILD)/lib/%.o: src/%.c $(wildcard include/ovc/*.h src/*.h) | $(BUILD)/lib
+$(BUILD)/lib/%.o: src/%.c $(wildcard include/ovc/*.h include/ovc/*.def src/*.h) | $(BUILD)/lib
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
-$(BUILD)/lib-san/%.o: src/%.c $(wildcard include/ovc/*.h src/*.h) | $(BUILD)/lib-san
+$(BUILD)/lib-san/%.o: src/%.c $(wildcard include/ovc/*.h include/ovc/*.def src/*.h) | $(BUILD)/lib-san
 	$(CC) $(LIB_CFLAGS) $(SAN_FLAGS) -c $< -o $@
 $(LIB): $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
@@ -85,7 +83,7 @@ $(K_DEFS_FILE): scripts/kam-defs.sh scripts/kam-flags.sh $(KSRC)/core/sr_module.
 		$(wildcard $(KSRC)/config.mak) | $(BUILD)/mod
 	./scripts/kam-defs.sh $(KSRC) $(KAMAILIO) >$@.tmp && mv $@.tmp $@
 $(BUILD)/mod/%.o: modules/ovc/%.c $(wildcard modules/ovc/*.h) \
-		modules/ovc/ovc_columns.def modules/ovc/ovc_stats.def \
+		modules/ovc/ovc_stats.def $(wildcard include/ovc/*.def) \
 		$(wildcard include/ovc/*.h) $(K_DEFS_FILE) | $(BUILD)/mod
 	$(CC) $(MOD_CFLAGS) -Imodules/ovc/bpf -c $< -o $@
 $(MOD): $(MOD_OBJ) $(KSTAGE_OBJ) $(LIB)
@@ -133,10 +131,8 @@ check-asan: $(UNIT_SAN)
 $(BUILD)/params_doc: scripts/params_doc.c $(LIB) | $(BUILD)/tests
 	$(CC) $(LIB_CFLAGS) -o $@ $< $(LIB) -lm
 
-$(BUILD)/csv_doc: scripts/csv_doc.c modules/ovc/ovc_csv.c $(UNIT_DEPS) \
-		$(LIB) | $(BUILD)/tests
-	$(CC) $(LIB_CFLAGS) -Imodules/ovc -o $@ $< modules/ovc/ovc_csv.c \
-		$(LIB) -lm
+$(BUILD)/csv_doc: scripts/csv_doc.c $(LIB) | $(BUILD)/tests
+	$(CC) $(LIB_CFLAGS) -o $@ $< $(LIB) -lm
 
 # the module's reference is DocBook in Kamailio's layout
 # (modules/ovc/doc/ovc.xml, ovc_admin.xml); make docs refreshes its

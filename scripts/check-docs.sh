@@ -7,7 +7,7 @@
 # defines it (params), the plain modparams exactly as
 # modules/ovc/ovc_modparams.def lists them (modparams, and a section
 # id="ovc.p.NAME" for each), the per-second CSV columns exactly as
-# modules/ovc/ovc_columns.def lists them (csv) and the statistics exactly
+# include/ovc/columns.def lists them (csv) and the statistics exactly
 # as modules/ovc/ovc_stats.def lists them (stats): each table is what
 # build/NAME_doc prints, turned into DocBook by scripts/doc-table.awk. It
 # must document every script function, pseudo-variable key, RPC (with a

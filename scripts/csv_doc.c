@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * csv_doc - prints the per-second CSV columns (modules/ovc/ovc_columns.def)
+ * csv_doc - prints the per-second CSV columns (include/ovc/columns.def)
  * as a Markdown table (position, name, format, unit, meaning). The module's
  * reference (modules/ovc/doc/ovc_admin.xml) embeds it between markers, as
  * DocBook (scripts/doc-table.awk); `make docs` refreshes it and
@@ -8,7 +8,7 @@
  */
 #include <stdio.h>
 
-#include "ovc_csv.h"
+#include "ovc/csv.h"
 
 int main(void)
 {

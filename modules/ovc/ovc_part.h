@@ -17,7 +17,7 @@
 #include "ovc/controller.h"
 #include "ovc/types.h"
 
-#include "ovc_row.h"
+#include "ovc/row.h"
 
 struct ovc_rxq_params;
 

@@ -14,10 +14,10 @@
 #include "core/mem/mem.h"
 #include "core/sr_module.h"
 
+#include "ovc/csv.h"
 #include "ovc/sipscan.h"
 
 #include "ovc_admit.h"
-#include "ovc_csv.h"
 #include "ovc_modparams.h"
 #include "ovc_nexthop.h"
 #include "ovc_part.h"

@@ -4,7 +4,7 @@
  * counters and deterministic acceptors (DoS drop, eq. 3-6), per-class burst
  * budgets (§III-C), I measured from tm's replies (2xx to initial INVITEs),
  * the emergency match, R-SOCA's reject reply (500 + Retry-After), and the
- * figures for ovc.stats and ovc.csv (columns in ovc_columns.def). Shared
+ * figures for ovc.stats and ovc.csv (columns in ovc/columns.def). Shared
  * state in shm; the hot path uses atomics only; the ticker process plans
  * each interval; its lifecycle is the part ovc_part_rsoca (ovc_part.h).
  */
@@ -16,7 +16,7 @@
 #include "ovc/controller.h"
 #include "ovc/sipscan.h"
 
-#include "ovc_row.h"
+#include "ovc/row.h"
 
 struct ovc_reply_cfg;
 

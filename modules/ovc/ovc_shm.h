@@ -22,7 +22,7 @@
 
 #include "core/locking.h"
 
-#include "ovc_row.h"
+#include "ovc/row.h"
 
 /* enum ovc_mode and enum ovc_cpu_source: ovc/types.h */
 

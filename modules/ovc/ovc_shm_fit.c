@@ -6,7 +6,7 @@
 
 #include "ovc/rejmem.h"
 
-#include "ovc_row.h"
+#include "ovc/row.h"
 #include "ovc_shm.h"
 #include "ovc_shm_fit.h"
 #include "ovc_tmreap.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ovc unit tests - the module's ovc.csv text (modules/ovc/ovc_csv.c, made
- * from ovc_columns.def) against golden files written by the code that
+ * ovc unit tests - the module's ovc.csv text (src/csv.c, made
+ * from ovc/columns.def) against golden files written by the code that
  * printed it by hand before: the header byte for byte, and three rows
  * (zeros, small values, values at the edge of their types) with every
  * number formatted as before.
@@ -12,7 +12,7 @@
 
 #include <check.h>
 
-#include "ovc_csv.h"
+#include "ovc/csv.h"
 #include "suites.h"
 
 #define GOLD_HEADER "tests/data/ovc_csv_header.txt"

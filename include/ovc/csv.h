@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ovc - the CSV text of the per-second rows (ovc.csv), made from the
- * column list ovc_columns.def. No Kamailio headers.
+ * column list ovc/columns.def.
  */
 #ifndef OVC_CSV_H
 #define OVC_CSV_H
 
-#include "ovc_row.h"
+#include "ovc/row.h"
 
-/* One column of ovc_columns.def, for docs. */
+/* One column of ovc/columns.def, for docs. */
 struct ovc_csv_col
 {
 	const char *name;	/* CSV column name */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ovc - the CSV text of the per-second rows, made from ovc_columns.def:
+ * ovc - the CSV text of the per-second rows, made from ovc/columns.def:
  * the header and every line walk the same table, so a column's name and
- * its value cannot drift apart. See ovc_csv.h.
+ * its value cannot drift apart. See ovc/csv.h.
  */
 #include <stddef.h>
 #include <stdio.h>
 
-#include "ovc_csv.h"
+#include "ovc/csv.h"
 
 enum col_kind
 {
@@ -43,7 +43,7 @@ struct col
 						   __typeof__(((struct ovc_row *)0)->member), \
 						   OVC_COL_T_##kind),                         \
 			#name);
-#include "ovc_columns.def"
+#include "ovc/columns.def"
 
 static const struct col cols[] = {
 #define OVC_COL_FIELD(name, kind, unit, doc) \
@@ -51,7 +51,7 @@ static const struct col cols[] = {
 #define OVC_COL_ELEM(name, kind, member, unit, doc) \
 	{{#name, FMT_##kind, unit, doc}, K_##kind,      \
 			offsetof(struct ovc_row, member)},
-#include "ovc_columns.def"
+#include "ovc/columns.def"
 };
 
 #define NCOLS ((int)(sizeof(cols) / sizeof(cols[0])))

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ovc - one finished second, as shown by ovc.csv: the count arrays and one
- * field per other column of ovc_columns.def. No Kamailio headers: the ticker,
- * R-SOCA and the reaper fill it, ovc_csv.c prints it, the unit tests link it.
+ * ovc - one finished second, as shown by the module's ovc.csv: the count
+ * arrays and one field per other column of ovc/columns.def. The module's
+ * ticker, R-SOCA and the reaper fill it, src/csv.c prints it.
  */
 #ifndef OVC_ROW_H
 #define OVC_ROW_H
@@ -65,7 +65,7 @@ enum ovc_rs_event
 	OVC_RS_E_COUNT
 };
 
-/* C type of each column kind of ovc_columns.def */
+/* C type of each column kind of ovc/columns.def */
 #define OVC_COL_T_TIME int64_t
 #define OVC_COL_T_ALG enum ovc_alg
 #define OVC_COL_T_U64 uint64_t
@@ -86,7 +86,7 @@ struct ovc_row
 	 * end, or over the second; see the list) */
 #define OVC_COL_FIELD(name, kind, unit, doc) OVC_COL_T_##kind name;
 #define OVC_COL_ELEM(name, kind, member, unit, doc)
-#include "ovc_columns.def"
+#include "ovc/columns.def"
 };
 
 #endif
