@@ -38,8 +38,8 @@ MOD = modules/ovc/ovc.so
 
 # the unit tests also link the kernel stage's loader (with the program it
 # loads, BPF_PROG_H)
-UNIT_SRC = $(wildcard tests/unit/*.c) modules/ovc/bpf/ovc_kstage_bpf.c
-UNIT_DEPS = modules/ovc/bpf/ovc_kstage_bpf.h
+UNIT_SRC = $(wildcard tests/unit/*.c) kstage/ovc_kstage_bpf.c
+UNIT_DEPS = kstage/ovc_kstage_bpf.h
 UNIT = $(BUILD)/tests/unit_tests
 UNIT_SAN = $(BUILD)/tests/unit_tests_san
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
@@ -63,7 +63,7 @@ lib: $(LIB)
 module: $(MOD)
 
 # the kernel stage's socket filter and its loader (KSTAGE_OBJ)
-include modules/ovc/bpf/bpf.mk
+include kstage/bpf.mk
 
 $(BUILD)/lib/%.o: src/%.c $(wildcard include/ovc/*.h include/ovc/*.def src/*.h) | $(BUILD)/lib
 	$(CC) $(LIB_CFLAGS) -c $< -o $@
@@ -85,13 +85,13 @@ $(K_DEFS_FILE): scripts/kam-defs.sh scripts/kam-flags.sh $(KSRC)/core/sr_module.
 $(BUILD)/mod/%.o: modules/ovc/%.c $(wildcard modules/ovc/*.h) \
 		modules/ovc/ovc_stats.def $(wildcard include/ovc/*.def) \
 		$(wildcard include/ovc/*.h) $(K_DEFS_FILE) | $(BUILD)/mod
-	$(CC) $(MOD_CFLAGS) -Imodules/ovc/bpf -c $< -o $@
+	$(CC) $(MOD_CFLAGS) -Ikstage -c $< -o $@
 $(MOD): $(MOD_OBJ) $(KSTAGE_OBJ) $(LIB)
 	$(CC) -shared -pthread $(EXTRA_LDFLAGS) -o $@ $(MOD_OBJ) $(KSTAGE_OBJ) \
 		$(LIB) -lm
 	KAMAILIO=$(KAMAILIO) ./scripts/check-abi.sh $@
 
-UNIT_INC = -Itests/unit -Imodules/ovc -Imodules/ovc/bpf -I$(BUILD)/mod
+UNIT_INC = -Itests/unit -Imodules/ovc -Ikstage -I$(BUILD)/mod
 $(UNIT): $(UNIT_SRC) $(UNIT_DEPS) $(BPF_PROG_H) $(LIB) | $(BUILD)/tests
 	$(CC) $(LIB_CFLAGS) $(UNIT_INC) -o $@ $(UNIT_SRC) $(LIB) $(CHECK_LIBS) -lm
 $(UNIT_SAN): $(UNIT_SRC) $(UNIT_DEPS) $(BPF_PROG_H) $(LIB_SAN) | $(BUILD)/tests

@@ -97,7 +97,7 @@ bench-admission: $(BENCH_BUILD)/admission_bench
 $(BENCH_BUILD)/kstage_bench: bench/microbench/kstage_bench.c \
 		bench/microbench/uac_sdp.h $(KSTAGE_OBJ) | $(BENCH_BUILD)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Iinclude \
-		-Imodules/ovc/bpf -o $@ $< $(KSTAGE_OBJ)
+		-Ikstage -o $@ $< $(KSTAGE_OBJ)
 
 .PHONY: bench-kstage
 bench-kstage: $(BENCH_BUILD)/kstage_bench

@@ -20,8 +20,8 @@
 #    source of truth: modules/ovc/*.c *.h *.def, Makefile, CMakeLists.txt,
 #    README and doc/ (the DocBook the README is generated from);
 #    the control library src/ and include/ovc/ in lib/ and lib/include/ovc/;
-#    the kernel stage modules/ovc/bpf/ and scripts/bpf_embed.c in bpf/, with
-#    bpf/kstage.env (the maps, from modules/ovc/bpf/bpf.mk). The kernel
+#    the kernel stage kstage/ (its program, loader and embed tool) in
+#    bpf/, with bpf/kstage.env (the maps, from kstage/bpf.mk). The kernel
 #    stage is optional there: OVC_KSTAGE=no builds without it; by default
 #    it is built when clang -target bpf works.
 # 3. make: Kamailio's Makefile (make cfg with prefix
@@ -77,11 +77,10 @@ layout() {
 	cp -r "$top/modules/ovc/doc" "$m/"
 	cp "$top"/src/*.c "$top"/src/*.h "$m/lib/"
 	cp "$top"/include/ovc/* "$m/lib/include/ovc/"
-	cp "$top"/modules/ovc/bpf/*.c "$top"/modules/ovc/bpf/*.h \
-		"$top/modules/ovc/bpf/kstage_prog.sh" "$top/scripts/bpf_embed.c" \
+	cp "$top"/kstage/*.c "$top"/kstage/*.h "$top/kstage/kstage_prog.sh" \
 		"$m/bpf/"
 	printf 'OVC_BPF_MAPS="%s"\n' "$(make -s -C "$top" \
-		-f modules/ovc/bpf/bpf.mk \
+		-f kstage/bpf.mk \
 		--eval 'ovc-bpf-maps: ; @echo $(BPF_MAPS)' ovc-bpf-maps)" \
 		>"$m/bpf/kstage.env"
 }

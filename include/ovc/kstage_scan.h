@@ -3,7 +3,7 @@
  * ovc - the kernel stage's view of a datagram: is it an initial INVITE,
  * and under which key would ovc have remembered admitting it? One
  * definition, compiled twice: by clang -target bpf into the socket filter
- * (modules/ovc/bpf/ovc_kstage.bpf.c) and by the host compiler into the
+ * (kstage/ovc_kstage.bpf.c) and by the host compiler into the
  * module (its call key) and the unit tests, so the tests run the code the
  * kernel runs. No includes, no libc: loops with constant bounds, indices
  * masked into the scanned buffer so that the verifier can prove every

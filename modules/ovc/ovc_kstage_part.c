@@ -25,7 +25,7 @@
 #include "ovc/kstage_scan.h"
 #include "ovc/kstage_seen.h"
 
-#include "bpf/ovc_kstage_bpf.h"
+#include "ovc_kstage_bpf.h"
 #include "ovc_fair.h"
 #include "ovc_kstage.h"
 #include "ovc_modparams.h"

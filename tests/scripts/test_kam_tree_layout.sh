@@ -4,7 +4,7 @@
 # every source file of the module, the control library and the kernel
 # stage, unchanged, where Kamailio's Makefile and CMake for ovc (the
 # module's Makefile and CMakeLists.txt) take them from, and the kernel
-# stage's maps in the order of modules/ovc/bpf/bpf.mk (make check-tree
+# stage's maps in the order of kstage/bpf.mk (make check-tree
 # builds it; this checks the copy without a Kamailio tree).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,7 +24,7 @@ n=0
 bad=0
 for f in "$top"/modules/ovc/*; do
 	case "${f##*/}" in
-	*.so | *.o | bpf) continue ;;
+	*.so | *.o) continue ;;
 	esac
 	if [ -d "$f" ]; then
 		diff -r "$f" "$m/${f##*/}" >/dev/null ||
@@ -42,21 +42,20 @@ for f in "$top"/include/ovc/*; do
 	same "$f" "$m/lib/include/ovc/${f##*/}" || bad=1
 	n=$((n + 1))
 done
-for f in "$top"/modules/ovc/bpf/*; do
+for f in "$top"/kstage/*; do
 	case "${f##*/}" in
 	bpf.mk) continue ;;
 	esac
 	same "$f" "$m/bpf/${f##*/}" || bad=1
 	n=$((n + 1))
 done
-same "$top/scripts/bpf_embed.c" "$m/bpf/bpf_embed.c" || bad=1
 is "all $n files copied unchanged" "$bad" 0
 # no other source in the copy than those
 extra=$(cd "$m" && find . -type f ! -name kstage.env | sort | while read -r f; do
 	case "$f" in
 	./lib/include/ovc/*) g=$top/include/ovc/${f#./lib/include/ovc/} ;;
 	./lib/*) g=$top/src/${f#./lib/} ;;
-	./bpf/bpf_embed.c) g=$top/scripts/bpf_embed.c ;;
+	./bpf/*) g=$top/kstage/${f#./bpf/} ;;
 	*) g=$top/modules/ovc/${f#./} ;;
 	esac
 	[ -f "$g" ] || echo "$f"
@@ -75,7 +74,7 @@ is "the Makefile links lib/*.c and the loader" \
 	"$(grep -c '^ovc_extra_src=$(wildcard lib/\*.c) bpf/ovc_kstage_bpf.c$' "$m/Makefile")" 1
 is "CMake compiles *.c and lib/*.c and the loader" \
 	"$(grep -cE 'GLOB MODULE_SOURCES "\*\.c" "lib/\*\.c"|bpf/ovc_kstage_bpf\.c' "$m/CMakeLists.txt")" 2
-maps=$(make -s -C "$top" -f modules/ovc/bpf/bpf.mk \
+maps=$(make -s -C "$top" -f kstage/bpf.mk \
 	--eval 'p: ; @echo $(BPF_MAPS)' p)
 is "the maps as bpf.mk lists them" "$(cat "$m/bpf/kstage.env")" \
 	"OVC_BPF_MAPS=\"$maps\""

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ovc unit tests - the kernel stage's socket filter as the kernel runs
- * it: the program the module loads (modules/ovc/bpf/ovc_kstage_bpf.c),
+ * it: the program the module loads (kstage/ovc_kstage_bpf.c),
  * run on datagrams through BPF_PROG_TEST_RUN with the drop share at 1
  * (every initial INVITE not admitted is dropped), at 1/2 (a share of
  * calls) and at 0 (the first sight of each call noted). What it returns

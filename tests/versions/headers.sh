@@ -84,7 +84,7 @@ for c in "$top"/modules/ovc/*.c; do
 	o=$out/$(basename "$c" .c).o
 	gcc -std=gnu11 -O2 -g -fPIC -DPIC -pthread -m64 -Wall -Werror \
 		-Wno-unused-parameter -I"$top/include" -I"$ksrc" "${dflags[@]}" \
-		-I"$top/modules/ovc/bpf" -c "$c" -o "$o" ||
+		-I"$top/kstage" -c "$c" -o "$o" ||
 		die "${c#"$top"/} does not compile against Kamailio $ver"
 	objs+=("$o")
 done

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# modules/ovc/bpf/bpf.mk - the kernel stage's socket filter, compiled with
-# clang -target bpf and turned by scripts/bpf_embed.c into a header of
+# kstage/bpf.mk - the kernel stage's socket filter, compiled with
+# clang -target bpf and turned by kstage/bpf_embed.c into a header of
 # instructions the module loads through bpf() (no libbpf). Included by
 # the Makefile. When clang cannot build BPF, the header says why instead
 # and the module is built without the stage (it logs that reason and
@@ -10,7 +10,7 @@ BPF_CLANG ?= clang
 BPF_MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
 BPF_CFLAGS = -target bpf -O2 -g -Wall -Iinclude \
 	$(if $(BPF_MULTIARCH),-I/usr/include/$(BPF_MULTIARCH))
-BPF_SRC = modules/ovc/bpf/ovc_kstage.bpf.c
+BPF_SRC = kstage/ovc_kstage.bpf.c
 BPF_DEPS = $(BPF_SRC) include/ovc/kstage_abi.h include/ovc/kstage_scan.h \
 	include/ovc/kstage_seen.h include/ovc/fairsk.h
 BPF_OBJ = $(BUILD)/mod/ovc_kstage.bpf.o
@@ -20,7 +20,7 @@ BPF_MAPS = ovc_ks_share ovc_ks_stats ovc_ks_work ovc_ks_admitted ovc_ks_seen \
 	ovc_ks_fair
 KSTAGE_OBJ = $(BUILD)/mod/ovc_kstage_bpf.o
 
-$(BPF_EMBED): scripts/bpf_embed.c | $(BUILD)/mod
+$(BPF_EMBED): kstage/bpf_embed.c | $(BUILD)/mod
 	$(CC) -std=gnu11 -O2 $(WARN) -o $@ $<
 
 # the program, or the reason the module goes without it
@@ -39,7 +39,7 @@ $(BPF_PROG_H): $(BPF_DEPS) $(BPF_EMBED) | $(BUILD)/mod
 	fi
 	@mv $@.tmp $@
 
-$(KSTAGE_OBJ): modules/ovc/bpf/ovc_kstage_bpf.c modules/ovc/bpf/ovc_kstage_bpf.h \
+$(KSTAGE_OBJ): kstage/ovc_kstage_bpf.c kstage/ovc_kstage_bpf.h \
 		$(BPF_PROG_H) include/ovc/kstage_abi.h include/ovc/kstage_scan.h \
 		| $(BUILD)/mod
 	$(CC) -std=gnu11 -O2 -g -fPIC $(WARN) -Iinclude -I$(BUILD)/mod \

@@ -3,7 +3,7 @@
  * ovc - the kernel stage's program and maps through the bpf() system
  * call, without libbpf: create the maps, load the socket filter built
  * into the module (build/mod/ovc_kstage_prog.h, from
- * modules/ovc/bpf/ovc_kstage.bpf.c), attach it to a socket, and read and
+ * kstage/ovc_kstage.bpf.c), attach it to a socket, and read and
  * write the maps. No Kamailio headers. Every function returns 0 or a
  * negative errno and leaves a reason in the struct's err.
  */

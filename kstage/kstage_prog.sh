@@ -6,7 +6,7 @@
 # with $BPF_CLANG -target bpf and turns it with DIR/bpf_embed.c (built with
 # $CC) into OUT.h, the header the loader compiles in. The maps' names and
 # order come from DIR/kstage.env, which scripts/kam-tree.sh writes from
-# modules/ovc/bpf/bpf.mk (this repository's own build). The object and
+# kstage/bpf.mk (this repository's own build). The object and
 # bpf_embed are made beside OUT.h (CMake's build directory). When
 # OVC_KSTAGE=no, or clang cannot build BPF, OUT.h says why instead and the
 # module is built without the stage (it logs that reason at start).

@@ -26,7 +26,7 @@
  *                                         transmission of one alike
  *                                         (ovc_ks_call_dropped())
  *
- * Built with clang -target bpf; scripts/bpf_embed.c turns the object into
+ * Built with clang -target bpf; kstage/bpf_embed.c turns the object into
  * the instructions the module loads (no libbpf). The maps are bound by
  * name, in the order of ovc/kstage_abi.h.
  */
