@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ovc-sim - the admission sequence as the module drives it
- * (modules/ovc/ovc_admit.c, ovc_fastpath.c, ovc_qworker.c): the same
- * ovc_adm_* calls in the same order, on a synthetic INVITE per call (so
- * that the decision memory keys it as the module would), with the
+ * (modules/ovc/ovc_decide.c, ovc_actor.c, ovc_fastpath.c, ovc_qworker.c):
+ * the same ovc_adm_* calls in the same order, on a synthetic INVITE per
+ * call (so that the decision memory keys it as the module would), with the
  * settings in force (the gate's overload state, the age limits, the
  * in-core queue) read from the world and the verdict sources of the
  * model: the wait in the receive queue, the kernel stage's first sight,
@@ -32,9 +32,10 @@ void sim_adm_new_call(struct sim_world *w, uint32_t id);
 void sim_adm_decide(struct sim_world *w, uint32_t id, int64_t age_ns,
 		int unkeyed, struct ovc_adm_verdict *v);
 
-/* A QUEUE verdict v on call id, as ovc_admit_enqueue(): remembered
- * queued, then put in the queue when room (1: there is); when not,
- * ovc_adm_unqueued() turns v into a reject. Returns 1 queued, 0 not. */
+/* A QUEUE verdict v on call id, as the module's actor queues it
+ * (modules/ovc/ovc_actor.c, enqueue()): remembered queued, then put in
+ * the queue when room (1: there is); when not, ovc_adm_unqueued() turns
+ * v into a reject. Returns 1 queued, 0 not. */
 int sim_adm_enqueue(struct sim_world *w, struct ovc_adm_verdict *v, int room);
 
 /* The reject reply for v went out (ovc_adm_replied()). */

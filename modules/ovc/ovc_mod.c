@@ -23,6 +23,7 @@
 #include "core/pvar.h"
 #include "core/ut.h"
 
+#include "ovc_actor.h"
 #include "ovc_admit.h"
 #include "ovc_modparams.h"
 #include "ovc_nexthop.h"

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ovc - overload control between SIP servers (ovc_nexthop.h): the message
- * hooks that read and write RFC 7339's Via parameters, and
- * ovc_dst_admit().
+ * hooks that read and write RFC 7339's Via parameters, and the next hop
+ * of a request as ovc_dst_admit() sees it.
  */
 #include <fcntl.h>
 #include <string.h>
@@ -24,9 +24,9 @@
 #include "ovc/oc7339.h"
 #include "ovc/octoken.h"
 
-#include "ovc_admit.h"
 #include "ovc_modparams.h"
 #include "ovc_nexthop.h"
+#include "ovc_request.h"
 #include "ovc_sendq.h"
 
 /* How long a value this server announces holds, ms: several of its
@@ -140,33 +140,12 @@ static int dst_of_uri(str *uri, struct dst *d)
 	return 0;
 }
 
-/* Request msg as the admission sequence sees it, scanned once per message
- * in this process: a script that tries several destinations (failover)
- * does not scan it again. */
-static struct
-{
-	int set;
-	unsigned int id;  /* msg->id, */
-	int pid;		  /* msg->pid, */
-	char *buf;		  /* msg->buf */
-	unsigned int len; /* and msg->len of the request scanned */
-	struct ovc_sip_scan scan;
-	struct ovc_adm_req r;
-} req_memo;
-
+/* Request msg as the admission sequence sees it, described once per
+ * message in this process (ovc_req_msg()): a script that tries several
+ * destinations (failover) does not scan it again. */
 static const struct ovc_adm_req *request_of(struct sip_msg *msg)
 {
-	if(!req_memo.set || req_memo.id != msg->id || req_memo.pid != msg->pid
-			|| req_memo.buf != msg->buf || req_memo.len != msg->len) {
-		req_memo.set = 0;
-		ovc_admit_request(msg, &req_memo.scan, &req_memo.r);
-		req_memo.id = msg->id;
-		req_memo.pid = msg->pid;
-		req_memo.buf = msg->buf;
-		req_memo.len = msg->len;
-		req_memo.set = 1;
-	}
-	return &req_memo.r;
+	return &ovc_req_msg(msg)->r;
 }
 
 /* Does the client of request msg offer oc (its top Via)? */
@@ -194,21 +173,18 @@ static void hop_of(const struct dst *d, const struct ovc_adm_req *r,
 		hop->sendq = ovc_sendq_bytes(&d->ip, d->port);
 }
 
-int ovc_dst_admit(struct sip_msg *msg, str *uri)
+int ovc_net_hop(struct sip_msg *msg, str *uri, struct ovc_adm_hop *hop)
 {
 	const struct ovc_adm_req *r;
-	struct ovc_adm_verdict v;
-	struct ovc_adm_cfg cfg;
-	struct ovc_adm_hop hop;
 	struct ovc_nexthop *fb = NULL;
 	struct dst d;
 	int mode, known, sf;
 
 	if(ovc_net == NULL || msg->first_line.type != SIP_REQUEST)
-		return 1;
+		return -1;
 	mode = atomic_load_explicit(&ovc_net->mode, memory_order_relaxed);
 	if(mode == OVC_NET_LOCAL && ovc_mp.tcp_sendq_max < 0)
-		return 1;
+		return -1;
 	if(mode != OVC_NET_LOCAL) {
 		ticks_t t = get_ticks_raw();
 
@@ -230,27 +206,15 @@ int ovc_dst_admit(struct sip_msg *msg, str *uri)
 	if(known && mode == OVC_NET_E2E && ovc_adm_new_invite(request_of(msg)))
 		ovc_nh_routed(&ovc_net->nh, fb);
 	sf = known && ovc_mp.tcp_sendq_max >= 0 && ovc_sendq_proto(d.proto);
-	if(fb == NULL && !sf) {
-		/* nothing can refuse it (ovc_adm_next_hop() would pass it
-		 * without a look): no scan */
-		ovc_count_event(OVC_E_DST_PASSED);
-		return 1;
-	}
+	if(fb == NULL && !sf)
+		return 0; /* nothing can refuse it (ovc_adm_next_hop() would pass
+					 it without a look): no scan */
 	r = request_of(msg);
-	hop_of(known ? &d : NULL, r, fb, sf, &hop);
+	hop_of(known ? &d : NULL, r, fb, sf, hop);
 	/* end to end: only the entry of the path throttles; a client that
 	 * offers oc is given the path's reduction and applies it */
-	if(hop.fb != NULL && mode == OVC_NET_E2E && client_offers_oc(msg))
-		hop.fb = NULL;
-	ovc_admit_settings(&cfg);
-	ovc_adm_next_hop(ovc_admit_state(), &cfg, r, &hop, ovc_now_ns(), &v);
-	if(v.act == OVC_ADM_REJECT) {
-		ovc_count_event(OVC_E_DST_REFUSED);
-		if(v.flags & OVC_ADMF_SEND_QUEUE)
-			ovc_count_event(OVC_E_DST_SENDQ);
-		return -1;
-	}
-	ovc_count_event(OVC_E_DST_PASSED);
+	if(hop->fb != NULL && mode == OVC_NET_E2E && client_offers_oc(msg))
+		hop->fb = NULL;
 	return 1;
 }
 

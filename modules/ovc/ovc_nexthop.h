@@ -18,6 +18,7 @@
 #include "core/parser/msg_parser.h"
 #include "core/rpc.h"
 
+#include "ovc/admission.h"
 #include "ovc/nexthop.h"
 #include "ovc/ocloop.h"
 #include "ovc/octoken.h"
@@ -71,11 +72,13 @@ struct ovc_net
 
 extern struct ovc_net *ovc_net;
 
-/* ovc_dst_admit(): request msg is bound for uri (NULL: its destination,
- * $du or the Request-URI). Returns 1 to send it, -1 when its next hop's
- * feedback refuses it (the script answers it or picks another
- * destination). Counted in dst_passed or dst_refused. */
-int ovc_dst_admit(struct sip_msg *msg, str *uri);
+/* The next hop of request msg bound for uri (NULL: its destination, $du
+ * or the Request-URI) as the admission sequence's ovc_adm_next_hop() sees
+ * it, into *hop, for ovc_dst_admit() (ovc_admit.h); the script uses it:
+ * requests sent offer oc (not local). Returns 1 when something can refuse
+ * it (its feedback, or smart forwarding's send queue), 0 when nothing can
+ * (*hop not set), -1 when neither oc nor smart forwarding is at work. */
+int ovc_net_hop(struct sip_msg *msg, str *uri, struct ovc_adm_hop *hop);
 
 /* Allocates the network state in mode ovc_mp.network_mode and, unless it is
  * local, registers the hook on what Kamailio receives (mod_init). The

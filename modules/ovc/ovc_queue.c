@@ -134,9 +134,10 @@ static long futex(_Atomic uint32_t *w, int op, uint32_t val,
 	return syscall(SYS_futex, (uint32_t *)w, op, val, ts, NULL, 0);
 }
 
-int ovc_queue_put(const char *buf, int len, const struct receive_info *rcv,
+int ovc_queue_put(const struct ovc_adm_req *r, const struct receive_info *rcv,
 		uint64_t key, int would_reject)
 {
+	int len = r->len <= BUF_SIZE ? (int)r->len : -1;
 	struct ovc_qitem *it;
 	size_t sz;
 
@@ -157,8 +158,15 @@ int ovc_queue_put(const char *buf, int len, const struct receive_info *rcv,
 	it->rcv = *rcv;
 	it->key = key;
 	it->would_reject = would_reject;
+	it->ruri_off = 0;
+	it->ruri_len = 0;
+	if(r->ruri != NULL && r->ruri >= r->buf
+			&& r->ruri + r->ruri_len <= r->buf + len) {
+		it->ruri_off = (uint32_t)(r->ruri - r->buf);
+		it->ruri_len = (uint32_t)r->ruri_len;
+	}
 	it->len = len;
-	memcpy(it->buf, buf, (size_t)len);
+	memcpy(it->buf, r->buf, (size_t)len);
 	it->buf[len] = '\0';
 	it->t_enq = ovc_now_ns();
 	if(ovc_fifo_push(ovc_q->fifo, it, (size_t)len, it->t_enq) != OVC_OK) {

@@ -16,6 +16,7 @@
 #include "core/ip_addr.h"
 #include "core/locking.h"
 
+#include "ovc/admission.h"
 #include "ovc/fifo.h"
 #include "ovc/pacer.h"
 #include "ovc/types.h"
@@ -28,6 +29,8 @@ struct ovc_qitem
 	struct receive_info rcv; /* where it came from, which socket */
 	uint64_t key;			 /* decision-memory identity; 0: none */
 	int would_reject;		 /* dry run: would have been rejected */
+	uint32_t ruri_off;		 /* its Request-URI: offset in buf, */
+	uint32_t ruri_len;		 /* and length (0: none known) */
 	ovc_time_ns t_enq;		 /* enqueue time, ns (CLOCK_MONOTONIC) */
 	int len;				 /* message length, bytes */
 	char buf[];				 /* the message, len bytes + NUL */
@@ -88,11 +91,11 @@ unsigned ovc_queue_max_wait_ms(void);
 /* Is the queue taking INVITEs now (exists, not shutting down)? */
 int ovc_queue_on(void);
 
-/* Copies the message (buf, len bytes) and rcv into a new item (with key
- * and a dry run's would_reject mark) and appends it, waking a worker.
- * Returns 0 queued, -1 queue full, -2 no shared memory or message too
- * large. Never blocks on a worker. */
-int ovc_queue_put(const char *buf, int len, const struct receive_info *rcv,
+/* Copies the request r (its bytes and where its Request-URI is) and rcv
+ * into a new item (with key and a dry run's would_reject mark) and
+ * appends it, waking a worker. Returns 0 queued, -1 queue full, -2 no
+ * shared memory or message too large. Never blocks on a worker. */
+int ovc_queue_put(const struct ovc_adm_req *r, const struct receive_info *rcv,
 		uint64_t key, int would_reject);
 
 /* Worker side: the oldest item, or NULL when the queue is empty. The

@@ -11,10 +11,11 @@
 #include "core/cfg/cfg_struct.h"
 #include "core/dprint.h"
 
-#include "ovc_account.h"
-#include "ovc_admit.h"
+#include "ovc_actor.h"
+#include "ovc_decide.h"
 #include "ovc_proc.h"
 #include "ovc_qworker.h"
+#include "ovc_request.h"
 
 static volatile sig_atomic_t stop_requested;
 
@@ -33,52 +34,6 @@ static void nap(ovc_time_ns ns)
 	nanosleep(&ts, NULL);
 }
 
-/* The request-line's Request-URI of the raw request buf (len bytes), for
- * the emergency match; *uri NULL when there is none. */
-static void request_uri(const char *buf, int len, const char **uri,
-		size_t *uri_len)
-{
-	const char *sp1, *sp2, *eol;
-
-	*uri = NULL;
-	*uri_len = 0;
-	eol = memchr(buf, '\n', (size_t)len);
-	if(eol == NULL)
-		eol = buf + len;
-	sp1 = memchr(buf, ' ', (size_t)(eol - buf));
-	if(sp1 == NULL)
-		return;
-	sp2 = memchr(sp1 + 1, ' ', (size_t)(eol - sp1 - 1));
-	if(sp2 == NULL)
-		return;
-	*uri = sp1 + 1;
-	*uri_len = (size_t)(sp2 - sp1 - 1);
-}
-
-/* Answers it (verdict v, a reject) with the reject reply: from its bytes,
- * else (not UDP, not understood) through the script path and sl, when
- * may_run. Counts it dequeued + rejected (or dropped when no reply could
- * be sent) and remembers the rejection for its retransmissions. Returns 0
- * sent from its bytes, 1 handed to the script path, -1 not answered. */
-static int reject_item(const struct ovc_adm_cfg *cfg, struct ovc_qitem *it,
-		const struct ovc_adm_verdict *v, int may_run)
-{
-	int rc = ovc_reply_raw(
-			ovc_admit_reply(v), it->buf, it->len, &it->rcv, NULL);
-
-	if(rc > 0 && !may_run)
-		rc = -1;
-	ovc_account_dequeued(v, rc == 0	  ? OVC_REPLY_SENT
-							: rc > 0 ? OVC_REPLY_DEFERRED
-									 : OVC_REPLY_FAILED);
-	if(rc < 0)
-		return -1;
-	ovc_adm_replied(ovc_admit_state(), cfg, v);
-	if(rc > 0)
-		ovc_admit_run_decided(it, v);
-	return rc;
-}
-
 /* One dequeued INVITE, taken at now: the admission sequence's decision at
  * the queue's output (too old, or refused by pi's acceptor there: rejected;
  * a dry run only counts would_reject), acted on. */
@@ -87,46 +42,33 @@ static void handle(struct ovc_qitem *it, ovc_time_ns now)
 	ovc_time_ns max_wait = (ovc_time_ns)ovc_queue_max_wait_ms() * OVC_NS_PER_MS;
 	struct ovc_adm_verdict v;
 	struct ovc_adm_cfg cfg;
-	struct ovc_adm_req r;
+	struct ovc_req q;
 
-	memset(&r, 0, sizeof(r));
-	r.c = OVC_CLASS_INVITE;
-	r.m = OVC_M_INVITE;
-	r.buf = it->buf;
-	r.len = (size_t)it->len;
-	r.src = ovc_source_id(&it->rcv);
-	request_uri(it->buf, it->len, &r.ruri, &r.ruri_len);
+	ovc_req_item(&q, it);
 	ovc_admit_settings(&cfg);
-	ovc_adm_dequeue(ovc_admit_state(), &cfg, &r, it->key, now - it->t_enq,
+	ovc_adm_dequeue(ovc_admit_state(), &cfg, &q.r, it->key, now - it->t_enq,
 			max_wait, &v);
-	if(v.act == OVC_ADM_REJECT) {
-		uint64_t t0 = ovc_thread_cpu_ns();
-
-		reject_item(&cfg, it, &v, 1);
-		ovc_count_refusal_cpu(t0, 1);
-		return;
-	}
-	ovc_account_dequeued(&v, OVC_REPLY_NONE);
-	if(it->would_reject)
-		v.flags |= OVC_ADMF_WOULD; /* queued in a dry run as would */
-	ovc_admit_run_decided(it, &v);
+	ovc_act(&q, OVC_AT_DEQUEUE, &cfg, &v);
 }
 
 /* The reject reply to a queued INVITE at stop; may_run: a worker, which
  * can hand what the raw builder cannot answer (TCP, a non-UDP top Via) to
- * the script path and sl. Returns reject_item()'s result. */
+ * the script path and sl. Returns 0 sent from its bytes, 1 handed to the
+ * script path, -1 not answered. */
 static int answer_at_stop(struct ovc_qitem *it, int may_run)
 {
 	struct ovc_adm_verdict v;
 	struct ovc_adm_cfg cfg;
+	struct ovc_req q;
 
 	ovc_count_event(OVC_E_QUEUE_SHUTDOWN);
+	ovc_req_item(&q, it);
 	memset(&v, 0, sizeof(v));
 	v.act = OVC_ADM_REJECT;
 	v.c = OVC_CLASS_INVITE;
 	v.key = it->key;
 	ovc_admit_settings(&cfg);
-	return reject_item(&cfg, it, &v, may_run);
+	return ovc_act(&q, may_run ? OVC_AT_STOP : OVC_AT_STOP_MAIN, &cfg, &v);
 }
 
 int ovc_qworker_answer_at_stop(struct ovc_qitem *it)
