@@ -9,13 +9,13 @@
 #include "core/pt.h"
 #include "core/receive.h"
 
-#include "ovc_account.h"
 #include "ovc_actor.h"
 #include "ovc_decide.h"
 #include "ovc_nexthop.h"
 #include "ovc_queue.h"
 #include "ovc_reply.h"
 #include "ovc_rsoca.h"
+#include "ovc_shm.h"
 
 /* The verdict taken on a message before the script runs, for the
  * script's ovc_admit(): a UDP receiver handles a datagram from its
@@ -116,15 +116,113 @@ static enum ovc_outcome admitted(const struct ovc_adm_verdict *v)
 									 : OVC_OUT_ADMITTED;
 }
 
+/* How the reject reply to a refused request went. */
+enum ovc_reply_res
+{
+	OVC_REPLY_SENT = 0, /* answered */
+	OVC_REPLY_NONE,		/* not answered here: the script does (noreply) */
+	OVC_REPLY_FAILED,	/* could not be sent: counted dropped */
+	OVC_REPLY_DEFERRED, /* handed to the script path, which answers
+						   through sl (counts the reply event then) */
+};
+
+/* The dry run's extra column, or none. */
+static int would(const struct ovc_adm_verdict *v)
+{
+	return v->flags & OVC_ADMF_WOULD ? OVC_V_WOULD_REJECT : -1;
+}
+
+/* Events that go with verdict v whatever became of it. */
+static void flag_events(const struct ovc_adm_verdict *v)
+{
+	if(v->flags & OVC_ADMF_QUEUE_FULL)
+		ovc_count_event(OVC_E_QUEUE_FULL);
+	if(v->flags & OVC_ADMF_EXPIRED)
+		ovc_count_event(OVC_E_QUEUE_EXPIRED);
+	if(v->flags & OVC_ADMF_EMERGENCY)
+		ovc_rsoca_count_event(OVC_RS_E_EMERG);
+	if(v->flags & OVC_ADMF_SHARE)
+		ovc_count_event(OVC_E_SHARE_MET);
+}
+
+/* Counts verdict v (act as carried out; OVC_ADM_QUEUE: it was queued) on
+ * a request of method m that entered ovc_admit() or the datagram path:
+ * offered plus exactly one verdict column, and its events. res: for a
+ * reject, how its reply went (ignored otherwise). */
+static void account(const struct ovc_adm_verdict *v, enum ovc_sip_method m,
+		enum ovc_reply_res res)
+{
+	flag_events(v);
+	switch(v->act) {
+		case OVC_ADM_ADMIT:
+			ovc_count_offered(v->c, OVC_V_ADMITTED, would(v));
+			return;
+		case OVC_ADM_QUEUE:
+			ovc_count_offered(v->c, OVC_V_QUEUED, would(v));
+			return;
+		case OVC_ADM_DROP:
+			ovc_count_offered(v->c, OVC_V_DROPPED, -1);
+			if(v->flags & OVC_ADMF_ABSORBED)
+				ovc_count_event(OVC_E_QUEUE_ABSORBED);
+			if(v->flags & OVC_ADMF_OWN_ACK)
+				ovc_count_event(OVC_E_ACK_ABSORBED);
+			return;
+		case OVC_ADM_CANCEL:
+			/* accepted and answered 200 by ovc (RFC 3261 9.2) */
+			ovc_count_offered(v->c, res == OVC_REPLY_FAILED
+											? OVC_V_DROPPED
+											: OVC_V_ADMITTED,
+					-1);
+			ovc_count_event(OVC_E_QUEUE_CANCELLED);
+			return;
+		case OVC_ADM_REJECT:
+			break;
+	}
+	if(res == OVC_REPLY_FAILED) {
+		/* refused, but no reply could be sent: honest name is dropped */
+		ovc_count_offered(v->c, OVC_V_DROPPED, -1);
+		return;
+	}
+	ovc_count_offered(v->c, OVC_V_REJECTED, -1);
+	if(v->c == OVC_CLASS_INDIALOG)
+		ovc_rsoca_count_dlg_reject(m); /* R-SOCA's re-INVITE limit */
+	if(res == OVC_REPLY_SENT && !(v->flags & OVC_ADMF_CANCELLED))
+		ovc_count_event(OVC_E_REPLY);
+	if(v->flags & OVC_ADMF_AGED)
+		ovc_count_event(OVC_E_AGE_REJECT);
+	if(v->flags & OVC_ADMF_LATE)
+		ovc_count_event(OVC_E_LATE_REJECT);
+}
+
+/* Counts verdict v (OVC_ADM_ADMIT or OVC_ADM_REJECT) on an INVITE taken
+ * out of the queue: dequeued plus what became of it (it was counted
+ * offered when queued). res as for account(). */
+static void account_dequeued(
+		const struct ovc_adm_verdict *v, enum ovc_reply_res res)
+{
+	flag_events(v);
+	if(v->act != OVC_ADM_REJECT) {
+		ovc_count_dequeued(OVC_V_ADMITTED, would(v));
+		return;
+	}
+	if(res == OVC_REPLY_FAILED) {
+		ovc_count_dequeued(OVC_V_DROPPED, -1);
+		return;
+	}
+	ovc_count_dequeued(OVC_V_REJECTED, -1);
+	if(res == OVC_REPLY_SENT && !(v->flags & OVC_ADMF_CANCELLED))
+		ovc_count_event(OVC_E_REPLY);
+}
+
 /* Counts v on q where it was taken: offered plus one verdict, or for an
  * INVITE taken out of the queue dequeued plus one. */
 static void count(const struct ovc_req *q, enum ovc_at at,
 		const struct ovc_adm_verdict *v, enum ovc_reply_res res)
 {
 	if(at == OVC_AT_DEQUEUE || at == OVC_AT_STOP || at == OVC_AT_STOP_MAIN)
-		ovc_account_dequeued(v, res);
+		account_dequeued(v, res);
 	else
-		ovc_account(v, q->r.m, res);
+		account(v, q->r.m, res);
 }
 
 /* A request the fast path consumes never reaches receive_msg(): the

@@ -5,8 +5,10 @@
  * arrival, the script's ovc_admit() and ovc_dst_admit(), the queue's
  * output): it answers (through the replier, ovc_reply.h), drops, queues
  * or passes the request described by an ovc_req (ovc_request.h), and
- * counts what it did (ovc_account.h). A verdict taken before the script
- * runs (at arrival, or at the queue's output) and left for the script's
+ * counts what it did: offered plus exactly one verdict column per request
+ * (dequeued plus one for a queued INVITE at the queue's output), and the
+ * events beside them. A verdict taken before the script runs (at
+ * arrival, or at the queue's output) and left for the script's
  * ovc_admit() goes with the message as a hand-off record keyed by the id
  * Kamailio gives that message.
  */
