@@ -6,10 +6,15 @@
  * Sampling costs a few system calls per epoch whatever the host runs:
  *  UDP: getsockopt(SO_MEMINFO) on each socket of udp_listen (queued bytes
  *       of kernel memory, the buffer limit, the socket's drop counter);
- *  TCP: one netlink sock_diag dump per address family, filtered in the
- *       kernel by the listeners' ports (bytecode INET_DIAG_BC_S_EQ), giving
- *       the accept backlog of each listener and the unread bytes of each
- *       connection;
+ *  TCP: netlink sock_diag dumps (one per address family) filtered in the
+ *       kernel by the listeners' ports (bytecode INET_DIAG_BC_S_EQ): of the
+ *       listening sockets alone at each sample (their accept backlog; the
+ *       kernel walks its listening hash, not the connections), and of the
+ *       connections (their unread bytes; the kernel walks every TCP
+ *       connection of the host) at each second's end, or every 100 ms
+ *       while connections wait for accept, within a budget of 0.5 % of a
+ *       core (OVC_RXQ_CONNS_SHARE): thousands of idle connections cost
+ *       no more than that, and their figure is then older than a second;
  *  /proc/net/{udp,udp6,tcp,tcp6} only when those fail, at most once per
  *       second, read in chunks and parsed by libovc's ovc_rxq_scan().
  * The drain is the number of datagrams Kamailio reads (counted by the
@@ -124,10 +129,38 @@ static size_t tcp_ports(uint16_t *ports)
 	return n;
 }
 
-/* One sock_diag dump of family fam for TCP sockets whose local port is
- * one of ports; adds unread bytes and accept backlogs. Returns 0 or -1. */
-static int diag_dump(int fam, const uint16_t *ports, size_t nports,
-		uint64_t *bytes, uint64_t *backlog)
+/* sock_diag state masks (1 << TCP state) */
+#define OVC_ST_LISTEN (1U << OVC_RXQ_TCP_LISTEN)
+#define OVC_ST_TIME_WAIT (1U << 6)
+/* every connection that can hold unread bytes: all but the listeners
+ * and TIME_WAIT */
+#define OVC_ST_CONNS (~0U & ~(OVC_ST_LISTEN | OVC_ST_TIME_WAIT))
+
+/* While connections wait for accept, the connections' unread bytes are
+ * read at most this often, ns (else at each second's end). */
+#define OVC_RXQ_CONNS_BUSY_NS (100 * OVC_NS_PER_MS)
+/* The reads of the connections take at most 1/OVC_RXQ_CONNS_SHARE of a
+ * core (0.5 %): after a read that took d of the ticker's CPU, the next
+ * comes d * OVC_RXQ_CONNS_SHARE later at the earliest. A read walks every
+ * TCP connection of the host (about 2 us each on the 2-core test machine,
+ * bench/RESULTS.md): up to ~2500 connections one a second, 10 000 one
+ * every ~10 s. */
+#define OVC_RXQ_CONNS_SHARE 200
+
+static ovc_time_ns last_conns; /* last read of the connections */
+static ovc_time_ns next_conns; /* the next one no earlier than this */
+
+/* What a dump does with each socket it reports (d: its message). */
+typedef void (*diag_each_f)(const struct inet_diag_msg *d, void *arg);
+
+/* One sock_diag dump of family fam for TCP sockets in states (a mask of
+ * 1 << state) whose local port is one of ports (kernel bytecode
+ * INET_DIAG_BC_S_EQ); each(d, arg) for every socket reported. The kernel
+ * walks its listening hash when states has LISTEN, its connection hash
+ * (every TCP connection of the host) when states has any other. Returns 0
+ * or -1. */
+static int diag_dump(int fam, uint32_t states, const uint16_t *ports,
+		size_t nports, diag_each_f each, void *arg)
 {
 	struct
 	{
@@ -158,7 +191,10 @@ static int diag_dump(int fam, const uint16_t *ports, size_t nports,
 	msg.nla.nla_len = (unsigned short)(NLA_HDRLEN + bclen);
 	msg.req.sdiag_family = (unsigned char)fam;
 	msg.req.sdiag_protocol = IPPROTO_TCP;
-	msg.req.idiag_states = ~0U & ~(1U << 6); /* all but TIME_WAIT */
+	msg.req.idiag_states = states;
+	/* one port: the kernel compares it before running the bytecode */
+	if(nports == 1)
+		msg.req.id.idiag_sport = htons(ports[0]);
 	msg.nlh.nlmsg_len = (unsigned)(sizeof(msg.nlh) + sizeof(msg.req)
 								   + NLA_HDRLEN + bclen);
 	msg.nlh.nlmsg_type = SOCK_DIAG_BY_FAMILY;
@@ -177,84 +213,190 @@ static int diag_dump(int fam, const uint16_t *ports, size_t nports,
 			return -1;
 		for(h = (struct nlmsghdr *)rbuf; NLMSG_OK(h, (size_t)n);
 				h = NLMSG_NEXT(h, n)) {
-			struct inet_diag_msg *d;
-
 			if(h->nlmsg_type == NLMSG_DONE)
 				return 0;
 			if(h->nlmsg_type == NLMSG_ERROR)
 				return -1;
-			if(h->nlmsg_len < NLMSG_LENGTH(sizeof(*d)))
+			if(h->nlmsg_len < NLMSG_LENGTH(sizeof(struct inet_diag_msg)))
 				continue;
-			d = NLMSG_DATA(h);
-			if(d->idiag_state == OVC_RXQ_TCP_LISTEN)
-				*backlog += d->idiag_rqueue;
-			else
-				*bytes += d->idiag_rqueue;
+			each(NLMSG_DATA(h), arg);
 		}
 	}
 	return -1;
 }
 
-/* TCP listeners' queues by netlink. Returns 0 or -1. */
-static int tcp_diag(const uint16_t *ports, size_t n, uint64_t *bytes,
-		uint64_t *backlog)
+/* The netlink socket, opened on first use. Returns 0, or -1 when netlink
+ * is refused (then never again: /proc). */
+static int diag_open(void)
 {
 	struct timeval tv = {0, 200000};
 
 	if(diag_broken)
 		return -1;
+	if(diag_fd >= 0)
+		return 0;
+	diag_fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG);
 	if(diag_fd < 0) {
-		diag_fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC,
-				NETLINK_SOCK_DIAG);
-		if(diag_fd < 0) {
-			diag_broken = 1;
-			return -1;
-		}
-		setsockopt(diag_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	}
-	if(diag_dump(AF_INET, ports, n, bytes, backlog) != 0
-			|| diag_dump(AF_INET6, ports, n, bytes, backlog) != 0) {
-		LM_WARN("sock_diag failed (%s): TCP queues from /proc, once per"
-				" second\n",
-				strerror(errno));
-		close(diag_fd);
-		diag_fd = -1;
 		diag_broken = 1;
+		return -1;
+	}
+	setsockopt(diag_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	return 0;
+}
+
+/* A dump failed: netlink is given up, /proc from now on. */
+static void diag_failed(void)
+{
+	LM_WARN("sock_diag failed (%s): TCP queues from /proc, once per"
+			" second\n",
+			strerror(errno));
+	close(diag_fd);
+	diag_fd = -1;
+	diag_broken = 1;
+}
+
+/* The families of the TCP listeners: bit 0 IPv4, bit 1 IPv6 (a dump of
+ * either walks the whole hash: only those with a listener are asked). */
+static unsigned tcp_families(void)
+{
+	struct socket_info *si;
+	unsigned fams = 0;
+
+	for(si = tcp_listen; si; si = si->next)
+		fams |= si->address.af == AF_INET6 ? 2u : 1u;
+	return fams;
+}
+
+/* One dump per family of the listeners. Returns 0 or -1. */
+static int diag_dump_all(uint32_t states, const uint16_t *ports,
+		size_t nports, diag_each_f each, void *arg)
+{
+	unsigned fams = tcp_families();
+
+	if(diag_open() != 0)
+		return -1;
+	if(((fams & 1u)
+			   && diag_dump(AF_INET, states, ports, nports, each, arg) != 0)
+			|| ((fams & 2u)
+					&& diag_dump(AF_INET6, states, ports, nports, each, arg)
+							   != 0)) {
+		diag_failed();
 		return -1;
 	}
 	return 0;
 }
 
-/* TCP: sets the shared TCP figures (netlink, else /proc once per s). */
+/* A listener's accept backlog (its idiag_rqueue), added to *(uint64_t *)
+ * arg. */
+static void add_backlog(const struct inet_diag_msg *d, void *arg)
+{
+	if(d->idiag_state == OVC_RXQ_TCP_LISTEN)
+		*(uint64_t *)arg += d->idiag_rqueue;
+}
+
+/* A connection's unread bytes (its idiag_rqueue), added to *(uint64_t *)
+ * arg. */
+static void add_unread(const struct inet_diag_msg *d, void *arg)
+{
+	if(d->idiag_state != OVC_RXQ_TCP_LISTEN)
+		*(uint64_t *)arg += d->idiag_rqueue;
+}
+
+/* Connections waiting for accept on the TCP listeners into *backlog: a
+ * dump of the listening sockets alone (the kernel does not walk the
+ * connections: a cost independent of how many there are). Returns 0 or
+ * -1. */
+static int tcp_listen_backlog(
+		const uint16_t *ports, size_t n, uint64_t *backlog)
+{
+	*backlog = 0;
+	return diag_dump_all(OVC_ST_LISTEN, ports, n, add_backlog, backlog);
+}
+
+/* Unread bytes of the connections to the TCP listeners' ports (those
+ * waiting for accept included) into *bytes: a dump of the connections
+ * (the kernel walks every TCP connection of the host and reports
+ * Kamailio's). Returns 0 or -1. */
+static int tcp_conn_unread(const uint16_t *ports, size_t n, uint64_t *bytes)
+{
+	*bytes = 0;
+	return diag_dump_all(OVC_ST_CONNS, ports, n, add_unread, bytes);
+}
+
+/* TCP from /proc (netlink refused), both figures, at most once per
+ * second. */
+static void tcp_proc(ovc_time_ns now, const uint16_t *ports, size_t n)
+{
+	struct ovc_rxq_filter f;
+	struct ovc_rxq_sum sum;
+	int ok;
+
+	if(now - last_proc_tcp < OVC_NS_PER_S)
+		return; /* keep the last figures */
+	last_proc_tcp = now;
+	memset(&f, 0, sizeof(f));
+	f.ports = ports;
+	f.nports = n;
+	memset(&sum, 0, sizeof(sum));
+	ok = proc_scan("/proc/net/tcp", &f, 1, &sum) == 0;
+	ok |= proc_scan("/proc/net/tcp6", &f, 1, &sum) == 0;
+	if(!ok)
+		return;
+	atomic_fetch_add(&ovc->rxq_proc_reads, 1);
+	atomic_store(&ovc->rxq_tcp_bytes, sum.rx_bytes);
+	atomic_store(&ovc->rxq_tcp_backlog, sum.backlog);
+}
+
+/* This thread's CPU time, ns. */
+static int64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	if(clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
+		return 0;
+	return (int64_t)ts.tv_sec * OVC_NS_PER_S + ts.tv_nsec;
+}
+
+void ovc_rxq_sample_conns(ovc_time_ns now)
+{
+	uint16_t ports[OVC_RXQ_PORTS];
+	uint64_t bytes;
+	int64_t c0, used;
+	size_t n;
+
+	if(tcp_listen == NULL || diag_broken || now < next_conns)
+		return; /* /proc: both figures at the sample */
+	n = tcp_ports(ports);
+	if(n == 0)
+		return;
+	c0 = cpu_ns();
+	if(tcp_conn_unread(ports, n, &bytes) != 0)
+		return;
+	used = cpu_ns() - c0;
+	atomic_store(&ovc->rxq_tcp_bytes, bytes);
+	last_conns = now;
+	next_conns = now + (used > 0 ? used * OVC_RXQ_CONNS_SHARE : 0);
+}
+
+/* TCP at each sample: the listeners' accept backlog; while connections
+ * wait for accept, the connections' unread bytes too (at most every
+ * OVC_RXQ_CONNS_BUSY_NS; else ovc_rxq_sample_conns() at each second's
+ * end). /proc when netlink fails. */
 static void sample_tcp(ovc_time_ns now)
 {
 	uint16_t ports[OVC_RXQ_PORTS];
-	uint64_t bytes = 0, backlog = 0;
-	struct ovc_rxq_filter f;
-	struct ovc_rxq_sum sum;
+	uint64_t backlog;
 	size_t n = tcp_ports(ports);
-	int ok;
 
 	if(n == 0)
 		return;
-	if(tcp_diag(ports, n, &bytes, &backlog) != 0) {
-		if(now - last_proc_tcp < OVC_NS_PER_S)
-			return; /* keep the last figures */
-		last_proc_tcp = now;
-		memset(&f, 0, sizeof(f));
-		f.ports = ports;
-		f.nports = n;
-		memset(&sum, 0, sizeof(sum));
-		ok = proc_scan("/proc/net/tcp", &f, 1, &sum) == 0;
-		ok |= proc_scan("/proc/net/tcp6", &f, 1, &sum) == 0;
-		if(!ok)
-			return;
-		atomic_fetch_add(&ovc->rxq_proc_reads, 1);
-		bytes = sum.rx_bytes;
-		backlog = sum.backlog;
+	if(tcp_listen_backlog(ports, n, &backlog) != 0) {
+		tcp_proc(now, ports, n);
+		return;
 	}
-	atomic_store(&ovc->rxq_tcp_bytes, bytes);
 	atomic_store(&ovc->rxq_tcp_backlog, backlog);
+	if(backlog > 0 && now - last_conns >= OVC_RXQ_CONNS_BUSY_NS)
+		ovc_rxq_sample_conns(now);
 }
 
 /* UDP from /proc (SO_MEMINFO unavailable), at most once per second.

@@ -33,9 +33,20 @@ int ovc_rxq_apply(void);
 int ovc_rxq_size_udp(unsigned max_age_ms);
 
 /* Ticker process: reads the queues now (time now, ns) and updates the
- * shared figures (bytes, drops, TCP bytes and backlog, the wait estimate
- * with parameters p). */
+ * shared figures (bytes, drops, the TCP listeners' accept backlog, the
+ * wait estimate with parameters p); the TCP connections' unread bytes
+ * only while connections wait for accept (at most every 100 ms, within
+ * the budget of ovc_rxq_sample_conns()). */
 void ovc_rxq_sample(ovc_time_ns now, const struct ovc_rxq_params *p);
+
+/* Ticker process, at each second's end (time now, ns): the unread bytes
+ * of the TCP connections to the listeners' ports (one sock_diag dump per
+ * family of the listeners, whose kernel cost grows with the host's TCP
+ * connections), unless the last read's CPU time says it is too early
+ * (the reads take at most 0.5 % of a core). Does nothing without a TCP
+ * listener or when netlink is refused (/proc then gives both TCP figures
+ * at the sample, once per second). */
+void ovc_rxq_sample_conns(ovc_time_ns now);
 
 /* Any process: how long the datagram this process just read from UDP
  * socket fd waited in the kernel, ns, from the socket's receive timestamp

@@ -46,6 +46,7 @@ static void rxq_second_end(
 	row->rx_queue_msgs = row->rx_queue_bytes / OVC_RXQ_MSG_BYTES;
 	row->rx_queue_wait_ms = ovc_dload(&ovc->rxq_wait_ms);
 	row->rx_drain_msgs_s = ovc_dload(&ovc->rxq_drain);
+	ovc_rxq_sample_conns(t->now); /* the connections, once per second */
 	row->tcp_rx_bytes = atomic_load(&ovc->rxq_tcp_bytes);
 	drops_at[sec % OVC_SLOTS] = atomic_load(&ovc->rxq_drops);
 	row->guard_f = ovc_dload(&ovc->rxq_guard_f);
