@@ -136,6 +136,12 @@ accept bench/campaigns/rxq.sh 700 1400
 refuse bench/campaigns/tcp.sh -A nosuch
 refuse bench/campaigns/tcp.sh -r "1 x"
 accept bench/campaigns/tcp.sh -R 250 -r "2.5 10" -A sfbm -o "$F/d"
+CONNS="0 lots" refuse bench/campaigns/tcp-conns.sh
+CONNS=90000 refuse bench/campaigns/tcp-conns.sh
+ARMS="ovc sideways" refuse bench/campaigns/tcp-conns.sh
+SECS=0 refuse bench/campaigns/tcp-conns.sh
+refuse bench/campaigns/tcp-conns.sh extra
+CONNS="0 5000" ARMS="ovc plain" RUNS=1 accept bench/campaigns/tcp-conns.sh
 refuse bench/campaigns/ds64.sh chroot
 MULTS=abc refuse bench/campaigns/defaults.sh
 refuse bench/campaigns/soak.sh now
