@@ -147,8 +147,14 @@ if [ -n "$tmain" ] && kill -STOP "$tmain"; then
 		[ -e "$T_DIR/tcp.up" ] && break
 		sleep 0.1
 	done
-	sleep 0.2 # a few samples of the ticker (rxq.sample_ms 20)
-	rpc ovc.stats >"$T_DIR/tcp.stats"
+	# the backlog at the next samples (rxq.sample_ms 20); the connections'
+	# bytes at the next read of the connections (every 100 ms while
+	# connections wait, within its CPU budget: a second at most here)
+	for _ in $(seq 1 30); do
+		sleep 0.1
+		rpc ovc.stats >"$T_DIR/tcp.stats"
+		[ "$(rxq_val "$T_DIR/tcp.stats" tcp_rx_bytes)" = 2100 ] && break
+	done
 	touch "$T_DIR/tcp.done"
 	wait "$holder"
 	kill -CONT "$tmain"
