@@ -11,7 +11,8 @@ opened in batches of at most 256 outstanding non-blocking connects, so
 that the proxy's accept backlog does not overflow; each one that fails is
 retried (up to 3 times, then given up and counted). Once every connection
 is up (or given up), prints "up OPEN FAILED" on stdout and writes the
-same line into FILE (--ready), then holds them. Raises its own open-file
+same line into FILE (--ready), then holds them; it closes them with a
+reset (SO_LINGER 0), leaving no TIME_WAIT behind. Raises its own open-file
 limit to N + 64 (root may raise the hard limit). Exit status: 0 when all
 N were open, 1 when some could not be, 2 on bad arguments. Python
 standard library only.
@@ -24,6 +25,7 @@ import resource
 import select
 import signal
 import socket
+import struct
 import sys
 import time
 
@@ -122,7 +124,11 @@ def main():
                 break
         else:
             time.sleep(0.5)
+    # reset, not FIN: no TIME_WAIT left behind, whose sockets the next
+    # run's kernel would walk with the live ones
+    linger = struct.pack("ii", 1, 0)
     for s in socks:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, linger)
         s.close()
     return 0 if failed == 0 else 1
 
