@@ -12,7 +12,7 @@
 
 #include "ks.h"
 
-/* the module's fixed settings (ovc_kstage_part.c) */
+/* the module's fixed settings (ovc_kstage.c) */
 #define KS_WEIGHT 0.5
 #define KS_MAX 0.98
 #define KS_MIN_REFUSALS 20

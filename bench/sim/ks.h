@@ -7,7 +7,7 @@
  * call was first seen (ovc/kstage_seen.h, whose age the admission
  * sequence reads as call_age_ns); and, each epoch, the split of
  * ovc/ksplit.h that sets the share from what refusing cost. The same
- * library code and settings as modules/ovc/ovc_kstage_part.c.
+ * library code and settings as modules/ovc/ovc_kstage.c.
  */
 #ifndef SIM_KS_H
 #define SIM_KS_H

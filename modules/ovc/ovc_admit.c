@@ -10,6 +10,7 @@
 #include "ovc_actor.h"
 #include "ovc_admit.h"
 #include "ovc_decide.h"
+#include "ovc_fastpath.h"
 #include "ovc_nexthop.h"
 #include "ovc_reply.h"
 #include "ovc_request.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ovc - where requests meet the admission sequence (ovc/admission.h) on
- * their way in: at the datagram's arrival (the fast path, ovc_dgram_in()),
+ * their way in: at the datagram's arrival (the fast path, ovc_fastpath.h),
  * in the script's ovc_admit() and, once the script has chosen where a
  * request goes, ovc_dst_admit(). Each describes the request once
  * (ovc_request.h), asks the sequence (ovc_decide.h) and hands the verdict
@@ -38,21 +38,5 @@ int ovc_admit(struct sip_msg *msg, int noreply);
  * answers it or picks another destination). Counted in dst_passed or
  * dst_refused (unless neither oc nor smart forwarding is at work). */
 int ovc_dst_admit(struct sip_msg *msg, str *uri);
-
-/* 1 when the script is KEMI's (set in mod_init): which requests it wants
- * to answer itself (admit_flags("noreply")) is not known before it runs,
- * so the fast path decides a request of a class only once the script has
- * called admit() without noreply for one (ovc->script_plain): until then
- * every request of the class reaches the script first. */
-extern int ovc_fast_path_kemi;
-
-/* SREV_NET_DGRAM_IN callback: scans the raw datagram and, for a request the
- * scanner fully understands, takes the same decision as ovc_admit(): a
- * rejected one is answered at once and consumed (Kamailio never parses
- * it), the ACK to one of ovc's rejects is absorbed; an admitted one goes
- * on, and the script's ovc_admit() returns that decision without counting
- * it twice. Anything else falls through untouched. Returns -1 consumed,
- * 0 continue. */
-int ovc_dgram_in(sr_event_param_t *evp);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ovc - the fair share as the module sees it (issue 38, ovc/fair.h):
- * the heaviest sources are refused first. The part (ovc_fair_part.c)
+ * the heaviest sources are refused first. The part (ovc_fair.c)
  * keeps the shared sketch, rotates it each second and, at each
  * application of the controller's fraction, solves the water level and
  * scales the acceptor behind the cut. No Kamailio header: the modparams'

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ovc - the fast path: the admission decision on a UDP datagram at its
- * arrival, before Kamailio parses it (ovc_admit.h, ovc_dgram_in()).
+ * arrival, before Kamailio parses it (ovc_fastpath.h).
  */
 #include <string.h>
 
@@ -10,6 +10,7 @@
 #include "ovc_actor.h"
 #include "ovc_admit.h"
 #include "ovc_decide.h"
+#include "ovc_fastpath.h"
 #include "ovc_modparams.h"
 #include "ovc_request.h"
 #include "ovc_rxq.h"

@@ -3,7 +3,7 @@
  * ovc - the kernel stage as the module sees it (issue 21): a socket
  * filter on every UDP listening socket drops the share of initial INVITEs
  * ovc cannot afford to answer (kstage/, ovc/ksplit.h). The part
- * (ovc_kstage_part.c) loads and attaches it before the fork, sets the
+ * (ovc_kstage.c) loads and attaches it before the fork, sets the
  * share each epoch and detaches it at exit, and feeds the overload test
  * (ovc_onset.h: the arrivals it counts, whether it holds an overload);
  * the admission path tells it which calls it admitted, so that their retransmissions always pass. No

@@ -25,6 +25,7 @@
 
 #include "ovc_actor.h"
 #include "ovc_admit.h"
+#include "ovc_fastpath.h"
 #include "ovc_modparams.h"
 #include "ovc_nexthop.h"
 #include "ovc_part.h"

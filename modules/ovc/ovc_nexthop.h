@@ -122,8 +122,4 @@ void ovc_net_publish(void);
 /* The mode in force ("local", "hop", "e2e"). */
 const char *ovc_net_mode_name(void);
 
-/* RPC ovc.dst: every next hop with its feedback and counts. */
-extern const char *ovc_rpc_dst_doc[2];
-void ovc_rpc_dst(rpc_t *rpc, void *ctx);
-
 #endif

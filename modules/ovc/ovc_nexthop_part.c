@@ -14,6 +14,7 @@
 #include "core/timer.h"
 
 #include "ovc_nexthop.h"
+#include "ovc_nexthop_part.h"
 #include "ovc_onset.h"
 #include "ovc_part.h"
 

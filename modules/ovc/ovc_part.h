@@ -3,7 +3,7 @@
  * ovc - one lifecycle for the module's parts (the sampler, the overload
  * onset, the in-core queue, the receive queue, R-SOCA, the tm reaper).
  * Each part is one struct ovc_part of hooks; a NULL hook means nothing to
- * do. ovc_parts.c lists the parts in order; mod_init/child_init/
+ * do. ovc_part.c lists the parts in order; mod_init/child_init/
  * mod_destroy, the ticker and the RPC call every part's hook through it,
  * in that order, and never a part by name.
  */
@@ -71,7 +71,21 @@ struct ovc_part
 	void (*destroy)(void);
 };
 
-/* The parts, in order, NULL-terminated (ovc_parts.c). */
+/* The parts. Each is defined beside the header it serves: in its own
+ * ovc_X_part.c beside ovc_X.c (queue, rxq, sampler, tmreap, and nexthop's
+ * part network), or in ovc_X.c when the part is that file's job (onset,
+ * rsoca, kstage, fair). */
+extern const struct ovc_part ovc_part_sampler;
+extern const struct ovc_part ovc_part_onset;
+extern const struct ovc_part ovc_part_queue;
+extern const struct ovc_part ovc_part_rxq;
+extern const struct ovc_part ovc_part_rsoca;
+extern const struct ovc_part ovc_part_tmreap;
+extern const struct ovc_part ovc_part_network;
+extern const struct ovc_part ovc_part_kstage;
+extern const struct ovc_part ovc_part_fair;
+
+/* The parts, in order, NULL-terminated (ovc_part.c). */
 extern const struct ovc_part *const ovc_parts[];
 
 /* Every part's init in order. Returns 0, or -1 after destroying them all

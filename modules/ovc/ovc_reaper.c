@@ -24,6 +24,7 @@
 #include "ovc/agering.h"
 
 #include "ovc_proc.h"
+#include "ovc_reaper.h"
 #include "ovc_reply.h"
 #include "ovc_rsoca.h"
 #include "ovc_tmreap.h"

@@ -20,6 +20,7 @@
 #include "ovc_admit.h"
 #include "ovc_modparams.h"
 #include "ovc_nexthop.h"
+#include "ovc_nexthop_part.h"
 #include "ovc_part.h"
 #include "ovc_queue.h"
 #include "ovc_rpc.h"

@@ -38,6 +38,7 @@
 
 #include "ovc_rxq.h"
 #include "ovc_sampler.h"
+#include "ovc_sampler_mem.h"
 #include "ovc_shm.h"
 
 int ovc_rxq_hooked;

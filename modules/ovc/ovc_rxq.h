@@ -5,7 +5,7 @@
  * opened; TCP: netlink sock_diag filtered by the listeners' ports; /proc as
  * a fallback at most once per second), the wait estimate, the SO_RCVBUF
  * bound and the per-datagram age from kernel receive timestamps (sampling:
- * ovc_rxq.c; socket sizes: ovc_rxq_size.c; its lifecycle: ovc_rxq_part.c).
+ * ovc_rxq.c; socket sizes: ovc_rxq_size.h; its lifecycle: ovc_rxq_part.c).
  */
 #ifndef OVC_RXQ_MOD_H
 #define OVC_RXQ_MOD_H
@@ -17,20 +17,6 @@
 
 /* Largest accepted rcvbuf_udp / rcvbuf_tcp, messages. */
 #define OVC_RCVBUF_MAX 100000
-
-/* Main process, after Kamailio opened its sockets and before the fork
- * (child_init(PROC_INIT)): sets SO_RCVBUF on the listening sockets as the
- * modparams ask, records the effective sizes, and turns on kernel receive
- * timestamps on the UDP sockets (for rxq.max_age_ms). Returns 0, or -1
- * when a size cannot be set (logged). */
-int ovc_rxq_apply(void);
-
-/* rcvbuf_udp "auto" (-1): sizes the UDP listeners' receive buffers for the
- * age limit in force, max_age_ms (ovc/derive.h: no kernel drop during the
- * quota's stall plus the age limit; 0, no age limit: Kamailio's own size).
- * Does nothing when rcvbuf_udp was given or the size is already for
- * max_age_ms. Logs each size set. Returns 0 or -1 (a size not set). */
-int ovc_rxq_size_udp(unsigned max_age_ms);
 
 /* Ticker process: reads the queues now (time now, ns) and updates the
  * shared figures (bytes, drops, the TCP listeners' accept backlog, the

@@ -10,6 +10,7 @@
 #include "ovc_modparams.h"
 #include "ovc_part.h"
 #include "ovc_rxq.h"
+#include "ovc_rxq_size.h"
 #include "ovc_sampler.h"
 #include "ovc_shm.h"
 

@@ -2,7 +2,7 @@
 /*
  * ovc - measurements taken by the ticker process: cumulative CPU busy time
  * from one of three sources, the CPU capacity it is measured against, and
- * shared memory in use (CPU: ovc_sampler.c; memory: ovc_sampler_mem.c).
+ * shared memory in use (CPU: ovc_sampler.c; memory: ovc_sampler_mem.h).
  * Only the ticker process calls these.
  */
 #ifndef OVC_SAMPLER_H
@@ -25,18 +25,6 @@ int ovc_sampler_init(int *src, double *capacity);
 /* Reads the cumulative CPU busy time of the source, ns. Returns 0 or -1
  * (nothing readable; the caller keeps its last value). */
 int ovc_sampler_cpu_ns(uint64_t *busy_ns);
-
-/* Shared memory in use and in all, bytes (one walk of the allocator's
- * bookkeeping: call it once per epoch). */
-void ovc_sampler_mem(uint64_t *used, uint64_t *total);
-
-/* Receive queue of Kamailio's UDP listening sockets, summed: bytes of
- * kernel memory held by waiting datagrams (SO_MEMINFO rmem_alloc, which
- * counts each datagram's buffer overhead too), the sum of the sockets'
- * receive buffer limits (bytes) and of their drop counters (datagrams the
- * kernel dropped, cumulative). Returns 0, or -1 when no socket could be
- * read. */
-int ovc_sampler_rxq(uint64_t *bytes, uint64_t *limit, uint64_t *drops);
 
 /* Kernel memory one small (< 1 KiB) SIP datagram takes in a receive
  * queue, bytes: converts rx_queue bytes into an estimated message count. */

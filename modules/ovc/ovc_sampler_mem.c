@@ -12,6 +12,7 @@
 #include "core/mem/shm.h"
 
 #include "ovc_sampler.h"
+#include "ovc_sampler_mem.h"
 
 void ovc_sampler_mem(uint64_t *used, uint64_t *total)
 {

@@ -14,6 +14,7 @@
 
 #include "ovc_part.h"
 #include "ovc_sampler.h"
+#include "ovc_sampler_mem.h"
 #include "ovc_shm.h"
 
 #define OVC_CPU_HIST 256 /* samples kept */

@@ -4,7 +4,7 @@
  * (never a relative sleep, so it does not drift): at every receive-queue
  * sample, every controller epoch and every whole second. dt is always
  * measured, never assumed. Each wake-up calls the parts' hooks in the
- * order of ovc_parts.c (ovc_part.h).
+ * order of ovc_part.c (ovc_part.h).
  *
  * Sample: the parts sample (receive queue, overload onset); the guard is
  *         re-applied.

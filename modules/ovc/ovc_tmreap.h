@@ -5,7 +5,7 @@
  * TMCB_DESTROY) and kept in age rings (ovc_tmreap.c); memory in use from
  * shared memory and/or live transactions x S; above M_min, a reaper
  * process ends the transactions older than T B through the tm API
- * (ovc_reaper.c; INVITE, REGISTER, other: 500 to the originator;
+ * (ovc_reaper.h; INVITE, REGISTER, other: 500 to the originator;
  * in-dialog: released without reply). Its lifecycle is the part
  * ovc_part_tmreap (ovc_tmreap_part.c); this header is shared by those
  * three files only.
@@ -82,9 +82,5 @@ void ovc_tr_params(struct ovc_params *p);
 /* Measures by the configured source of p (transactions need tm), into
  * *m, and publishes the result in ovc_tr. */
 void ovc_tr_measure(const struct ovc_params *p, struct ovc_tr_meas *m);
-
-/* Forks the reaper process when tm is loaded (from child_init(PROC_MAIN)).
- * Returns 0 or -1. */
-int ovc_reaper_fork(void);
 
 #endif

@@ -13,6 +13,7 @@
 #include "ovc/agering.h"
 
 #include "ovc_part.h"
+#include "ovc_reaper.h"
 #include "ovc_tmreap.h"
 
 static int tmreap_init(const struct ovc_params *p)

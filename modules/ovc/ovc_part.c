@@ -11,16 +11,6 @@
 
 #include "ovc_part.h"
 
-extern const struct ovc_part ovc_part_sampler;
-extern const struct ovc_part ovc_part_onset;
-extern const struct ovc_part ovc_part_queue;
-extern const struct ovc_part ovc_part_rxq;
-extern const struct ovc_part ovc_part_rsoca;
-extern const struct ovc_part ovc_part_tmreap;
-extern const struct ovc_part ovc_part_network;
-extern const struct ovc_part ovc_part_kstage;
-extern const struct ovc_part ovc_part_fair;
-
 const struct ovc_part *const ovc_parts[] = {
 		&ovc_part_sampler,
 		&ovc_part_onset,
