@@ -12,7 +12,7 @@ LIB_CFLAGS = -std=gnu11 -O2 -g -fPIC $(WARN) -Iinclude $(EXTRA_CFLAGS)
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 
-# The installed Kamailio's defines (scripts/kam-defs.sh): the module's
+# The installed Kamailio's defines (scripts/build/kam-defs.sh): the module's
 # embedded version and flags strings must equal the server's
 # (../shared/BUILD-NOTES.md), so they are derived from the server itself
 # (kamailio -V, -I: KAMAILIO, default kamailio from PATH) and the source
@@ -54,10 +54,10 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubun
 all: lib module
 
 deps:
-	@./scripts/deps.sh
+	@./scripts/setup/deps.sh
 # a production host: only what building and installing the module needs
 deps-build:
-	@./scripts/deps.sh build
+	@./scripts/setup/deps.sh build
 
 lib: $(LIB)
 module: $(MOD)
@@ -78,10 +78,11 @@ $(KSRC)/core/sr_module.h:
 	@echo "Kamailio headers missing in $(KSRC): run 'make deps' first" >&2
 	@exit 1
 
-$(K_DEFS_FILE): scripts/kam-defs.sh scripts/kam-flags.sh $(KSRC)/core/sr_module.h \
+$(K_DEFS_FILE): scripts/build/kam-defs.sh scripts/build/kam-flags.sh \
+		$(KSRC)/core/sr_module.h \
 		$(K_BIN) \
 		$(wildcard $(KSRC)/config.mak) | $(BUILD)/mod
-	./scripts/kam-defs.sh $(KSRC) $(KAMAILIO) >$@.tmp && mv $@.tmp $@
+	./scripts/build/kam-defs.sh $(KSRC) $(KAMAILIO) >$@.tmp && mv $@.tmp $@
 $(BUILD)/mod/%.o: modules/ovc/%.c $(wildcard modules/ovc/*.h) \
 		modules/ovc/ovc_stats.def $(wildcard include/ovc/*.def) \
 		$(wildcard include/ovc/*.h) $(K_DEFS_FILE) | $(BUILD)/mod
@@ -89,7 +90,7 @@ $(BUILD)/mod/%.o: modules/ovc/%.c $(wildcard modules/ovc/*.h) \
 $(MOD): $(MOD_OBJ) $(KSTAGE_OBJ) $(LIB)
 	$(CC) -shared -pthread $(EXTRA_LDFLAGS) -o $@ $(MOD_OBJ) $(KSTAGE_OBJ) \
 		$(LIB) -lm
-	KAMAILIO=$(KAMAILIO) ./scripts/check-abi.sh $@
+	KAMAILIO=$(KAMAILIO) ./scripts/build/check-abi.sh $@
 
 UNIT_INC = -Itests/unit -Imodules/ovc -Ikstage -I$(BUILD)/mod
 $(UNIT): $(UNIT_SRC) $(UNIT_DEPS) $(BPF_PROG_H) $(LIB) | $(BUILD)/tests
@@ -105,7 +106,7 @@ $(BUILD)/lib $(BUILD)/lib-san $(BUILD)/mod $(BUILD)/tests:
 # the project needs (idempotent), then builds and runs in a fresh make so
 # that pkg-config answers for the packages just installed.
 check:
-	@./scripts/deps.sh
+	@./scripts/setup/deps.sh
 	@$(MAKE) --no-print-directory check-all
 
 # The checks that load no proxy run two at a time (the machine's two
@@ -128,26 +129,26 @@ check-unit: $(UNIT)
 check-asan: $(UNIT_SAN)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 $(UNIT_SAN)
 
-$(BUILD)/params_doc: scripts/params_doc.c $(LIB) | $(BUILD)/tests
+$(BUILD)/params_doc: scripts/docs/params_doc.c $(LIB) | $(BUILD)/tests
 	$(CC) $(LIB_CFLAGS) -o $@ $< $(LIB) -lm
 
-$(BUILD)/csv_doc: scripts/csv_doc.c $(LIB) | $(BUILD)/tests
+$(BUILD)/csv_doc: scripts/docs/csv_doc.c $(LIB) | $(BUILD)/tests
 	$(CC) $(LIB_CFLAGS) -o $@ $< $(LIB) -lm
 
 # the module's reference is DocBook in Kamailio's layout
 # (modules/ovc/doc/ovc.xml, ovc_admin.xml); make docs refreshes its
 # generated tables and the plain-text README made from it, make readme
-# the README alone (xsltproc, docbook-xsl and w3m: scripts/gen-readme.sh),
+# the README alone (xsltproc, docbook-xsl and w3m: scripts/docs/gen-readme.sh),
 # make check-docs fails when either drifts
 docs: $(BUILD)/params_doc $(BUILD)/csv_doc
-	./scripts/check-docs.sh --update
+	./scripts/docs/check-docs.sh --update
 
 readme:
-	./scripts/gen-readme.sh
+	./scripts/docs/gen-readme.sh
 
 check-docs: $(BUILD)/params_doc $(BUILD)/csv_doc
-	./scripts/check-docs.sh
-	./scripts/check-headline.sh
+	./scripts/docs/check-docs.sh
+	./scripts/docs/check-headline.sh
 
 # The README's headline measured again with the module as built: the
 # testbed's proxy calibrated, no control against ovc's defaults at 1-16x,
@@ -158,7 +159,7 @@ headline: all bench-tools
 	./bench/campaigns/headline.sh
 check-scripts: $(BUILD)/params_doc $(BUILD)/csv_doc $(BUILD)/bench/ovc-jget
 
-# the shell helpers on fake trees (no root, no load: scripts/cgroup.sh,
+# the shell helpers on fake trees (no root, no load: scripts/load/cgroup.sh,
 # the capacity probe's search, kam-tree.sh's layout, the headline's chain
 # and the docs' checks); the bench's own script tests are in
 # check-bench-unit (bench/bench.mk)
@@ -207,13 +208,13 @@ check-k61-all:
 check-k58-build:
 	KAM_SRC="$(KAM_SRC)" ./tests/versions/headers.sh 5.8
 # Kamailio 5.8 built from KAM_SRC with its own Makefile
-# (scripts/kam-tree.sh), ovc loaded into it, and the quick tests against
+# (scripts/build/kam-tree.sh), ovc loaded into it, and the quick tests against
 # it (tests/versions/srctree.sh): about 2 minutes of build, not in check
 check-k58:
 	KAM_SRC="$(KAM_SRC)" ./tests/versions/srctree.sh 5.8 quick
 
 demo:
-	@./scripts/deps.sh
+	@./scripts/setup/deps.sh
 	@$(MAKE) --no-print-directory all bench-tools
 	./bench/campaigns/demo.sh
 
@@ -269,13 +270,13 @@ clean:
 	rm -rf $(BUILD) $(MOD)
 
 # the reference's modparams table, from the module's one list of them
-$(BUILD)/modparams_doc: scripts/modparams_doc.c $(LIB) \
+$(BUILD)/modparams_doc: scripts/docs/modparams_doc.c $(LIB) \
 		modules/ovc/ovc_modparams.h modules/ovc/ovc_modparams.def \
 		modules/ovc/ovc_rxq.h | $(BUILD)/tests
 	$(CC) $(LIB_CFLAGS) -Imodules/ovc -o $@ $< $(LIB) -lm
 docs check-docs check-scripts: $(BUILD)/modparams_doc
 # the reference's statistics table, from the module's one list of them
-$(BUILD)/stats_doc: scripts/stats_doc.c modules/ovc/ovc_stats.def \
+$(BUILD)/stats_doc: scripts/docs/stats_doc.c modules/ovc/ovc_stats.def \
 		| $(BUILD)/tests
 	$(CC) $(LIB_CFLAGS) -Imodules/ovc -o $@ $<
 docs check-docs check-scripts: $(BUILD)/stats_doc
@@ -287,7 +288,7 @@ $(MOD_OBJ): modules/ovc/ovc_modparams.def
 -include tests/fuzz/fuzz.mk
 
 # what the SIP scanner reads, for the differential test against Kamailio
-$(BUILD)/scan_fields: scripts/scan_fields.c $(LIB) | $(BUILD)/tests
+$(BUILD)/scan_fields: tests/tools/scan_fields.c $(LIB) | $(BUILD)/tests
 	$(CC) $(LIB_CFLAGS) -o $@ $< $(LIB) -lm
 check-integration: $(BUILD)/scan_fields
 
@@ -300,11 +301,11 @@ check-integration: $(BUILD)/sip_probe
 # ovc as src/modules/ovc of a Kamailio source tree (default: the newest
 # 6.1 source package of Debian's archive; KTREE_SRC= a tree or tarball),
 # built with Kamailio's own Makefile and CMake, then loaded by that tree's
-# kamailio -c (scripts/kam-tree.sh). Minutes (the first run builds the
+# kamailio -c (scripts/build/kam-tree.sh). Minutes (the first run builds the
 # tree's core twice), so not part of check.
 check-tree:
-	./scripts/kam-tree.sh both
+	./scripts/build/kam-tree.sh both
 
 # every Kamailio configuration example in the docs passes kamailio -c
 check-cfg-examples: $(MOD)
-	./scripts/check-cfg-examples.sh
+	./scripts/docs/check-cfg-examples.sh

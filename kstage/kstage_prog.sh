@@ -5,7 +5,7 @@
 # modules/ovc/Makefile and CMakeLists.txt): compiles DIR/ovc_kstage.bpf.c
 # with $BPF_CLANG -target bpf and turns it with DIR/bpf_embed.c (built with
 # $CC) into OUT.h, the header the loader compiles in. The maps' names and
-# order come from DIR/kstage.env, which scripts/kam-tree.sh writes from
+# order come from DIR/kstage.env, which scripts/build/kam-tree.sh writes from
 # kstage/bpf.mk (this repository's own build). The object and
 # bpf_embed are made beside OUT.h (CMake's build directory). When
 # OVC_KSTAGE=no, or clang cannot build BPF, OUT.h says why instead and the

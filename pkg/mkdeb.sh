@@ -63,7 +63,7 @@ $make -s --no-print-directory install DESTDIR="$top/$stage" PREFIX=/usr \
 modso=$stage/usr/lib/$multiarch/kamailio/modules/ovc.so
 strip --strip-unneeded --remove-section=.comment --remove-section=.note \
 	"$modso"
-./scripts/check-abi.sh "$modso" >/dev/null ||
+./scripts/build/check-abi.sh "$modso" >/dev/null ||
 	die "the stripped module does not match $kbin"
 docdir=$stage/usr/share/doc/$pkg
 install -d "$docdir"

@@ -45,7 +45,7 @@ bench_args_checked
 [ "$(id -u)" = 0 ] ||
 	{ echo "headline: the testbed needs root" >&2; exit 1; }
 
-. "$top/scripts/load-lock.sh"
+. "$top/scripts/load/load-lock.sh"
 export BENCH_OUT="$raw"
 rm -rf "$raw"
 mkdir -p "$raw"

@@ -12,7 +12,7 @@
 # default "ovc"): ovc (the module, OVC_MOD or this checkout's, with its
 # defaults) and plain (no ovc loaded: Kamailio's own cost of the
 # connections); rounds interleave counts and arms (RUNS, default 3).
-# LABEL (default the module's source id, scripts/module-id.sh of the
+# LABEL (default the module's source id, scripts/build/module-id.sh of the
 # checkout OVC_MOD's path is in) names the module in the rows, so that
 # two builds (before and after a change) can share one runs.csv.
 # Kamailio gets tcp_max_connections and open_files_limit for the largest
@@ -48,7 +48,7 @@ ARMS=${ARMS:-ovc}
 OUT=${OUT:-$here/bench/results/tcp-conns}
 if [ -z "${LABEL:-}" ]; then
 	modtop=$(cd "$(dirname "$MOD")" && git rev-parse --show-toplevel 2>/dev/null)
-	LABEL=$("$here/scripts/module-id.sh" "${modtop:-$here}")
+	LABEL=$("$here/scripts/build/module-id.sh" "${modtop:-$here}")
 fi
 max=0
 for c in $CONNS; do [ "$c" -le "$max" ] || max=$c; done

@@ -21,7 +21,7 @@ make -C "$top" --no-print-directory build/bench/kstage_bench >&2
 mkdir -p "$out"
 raw=$(mktemp)
 trap 'rm -f "$raw"' EXIT
-"$top/scripts/with-load-lock.sh" "$top/build/bench/kstage_bench" >"$raw"
+"$top/scripts/load/with-load-lock.sh" "$top/build/bench/kstage_bench" >"$raw"
 cat "$raw" >&2
 awk -v kernel="$(uname -r)" '
 	NR == 1 {

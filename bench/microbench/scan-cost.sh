@@ -21,7 +21,7 @@ make -C "$top" --no-print-directory build/bench/scan_bench >&2
 mkdir -p "$out"
 raw=$(mktemp)
 trap 'rm -f "$raw"' EXIT
-"$top/scripts/with-load-lock.sh" "$top/build/bench/scan_bench" >"$raw"
+"$top/scripts/load/with-load-lock.sh" "$top/build/bench/scan_bench" >"$raw"
 cat "$raw" >&2
 awk -v kernel="$(uname -r)" '
 	/^corpus:/ { bytes = $(NF - 1); print "what,ns,mean_bytes,kernel"; next }

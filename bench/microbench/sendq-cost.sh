@@ -22,7 +22,7 @@ make -C "$top" --no-print-directory build/bench/sendq_bench >&2
 mkdir -p "$out"
 raw=$(mktemp)
 trap 'rm -f "$raw"' EXIT
-"$top/scripts/with-load-lock.sh" "$top/build/bench/sendq_bench" >"$raw"
+"$top/scripts/load/with-load-lock.sh" "$top/build/bench/sendq_bench" >"$raw"
 cat "$raw" >&2
 awk -v kernel="$(uname -r)" '
 	BEGIN { print "queue,ns,unacked,notsent,siocoutq,siocoutqnsd,kernel" }

@@ -9,7 +9,7 @@
 # was taken and released (UTC); SECS: seconds per run. One row per point
 # (arm, offered load), each with the measurement's identity: the module's
 # sha256 (first 16 hex digits), the commit and the id of the module's
-# source (scripts/module-id.sh) of this checkout, the proxy's CPU quota,
+# source (scripts/build/module-id.sh) of this checkout, the proxy's CPU quota,
 # the calibrated capacity rho_M and ovc's beta. Per point: runs, timely
 # goodput / rho_M (calls set up within 500 ms) median, smallest and
 # largest run, completed calls / rho_M (median), the medians of the runs'
@@ -41,7 +41,7 @@ quota=$(sed -n 's|^# proxy CPU cap \([0-9]*\) us / \([0-9]*\) us|\1 \2|p' \
 sha=-
 [ -f "$raw/sweep/ovc.so" ] && sha=$(sha256sum "$raw/sweep/ovc.so" | cut -c1-16)
 commit=$(git -C "$top" rev-parse --short=12 HEAD 2>/dev/null || echo -)
-tree=$("$top/scripts/module-id.sh" "$top")
+tree=$("$top/scripts/build/module-id.sh" "$top")
 jget=${BENCH_BIN:-$top/build/bench}/ovc-jget
 
 # who_refused RUN: "kstage age late other" for one run with ovc: the

@@ -11,7 +11,7 @@
 # whose samples hold ovc_ticker_run or ovc_sleep_until). Shares are of
 # both cores' samples: a 20 % quota of one core is 10 % of them.
 # Bounded: the campaign run is, and perf records for PERF_SECS. Hold the
-# machine-wide load lock (scripts/with-load-lock.sh) around it. Needs perf
+# machine-wide load lock (scripts/load/with-load-lock.sh) around it. Needs perf
 # (linux-perf, installed by `make deps`).
 set -euo pipefail
 . "$(dirname "$0")/../tools/args.sh"

@@ -5,8 +5,8 @@
 
 BENCH_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BENCH_DIR="$BENCH_TOP/bench"
-. "$BENCH_TOP/scripts/load-lock.sh"
-. "$BENCH_TOP/scripts/cgroup.sh"
+. "$BENCH_TOP/scripts/load/load-lock.sh"
+. "$BENCH_TOP/scripts/load/cgroup.sh"
 BENCH_BIN=${BENCH_BIN:-$BENCH_TOP/build/bench}
 BENCH_OUT=${BENCH_OUT:-$BENCH_TOP/bench/out}
 # Runtime state (what we created, PIDs we started). On tmpfs: it goes
@@ -14,7 +14,7 @@ BENCH_OUT=${BENCH_OUT:-$BENCH_TOP/bench/out}
 BENCH_STATE=${BENCH_STATE:-/run/ovc-bench}
 BENCH_PREFIX=ovcb
 BENCH_CG_NAME=${BENCH_PREFIX}-proxy
-# The proxy's cgroup, a scripts/cgroup.sh handle (cg_usage_ns "$BENCH_CG"
+# The proxy's cgroup, a scripts/load/cgroup.sh handle (cg_usage_ns "$BENCH_CG"
 # ...): as `testbed.sh up` recorded it, else where `up` would create it
 # (v1: /sys/fs/cgroup/cpu/ovcb-proxy; v2: under this shell's cgroup), ""
 # when neither cgroup version offers the cpu controller.

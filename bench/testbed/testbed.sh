@@ -10,7 +10,7 @@
 # uas1, uas2. Each is a namespace with one veth end (eth0, 10.77.0.X/24);
 # the other ends sit on bridge br0 inside namespace ovcb-net, so the root
 # namespace gets no interface. The proxy's CPU is capped by a cgroup
-# quota (BENCH_CPU_QUOTA_US / BENCH_CPU_PERIOD_US; scripts/cgroup.sh: v1,
+# quota (BENCH_CPU_QUOTA_US / BENCH_CPU_PERIOD_US; scripts/load/cgroup.sh: v1,
 # or v2 under the cgroup of the shell that runs `up`; its handle in
 # $BENCH_STATE/cgroup). --loopback: no namespaces, hosts are 127.77.0.X
 # on lo (the cgroup is still used).

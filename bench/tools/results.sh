@@ -24,7 +24,7 @@
 #                                 written its results into DIR: DIR's
 #                                 MANIFEST says WHAT, when (now, UTC), the
 #                                 module (the id of its source,
-#                                 scripts/module-id.sh, and the sha256 of
+#                                 scripts/build/module-id.sh, and the sha256 of
 #                                 the ovc.so built from it), the Kamailio
 #                                 that ran it and COMMAND; RAW files (its
 #                                 per-run files, under DIR) then go into
@@ -194,7 +194,7 @@ cmd_check() {
 # module_line: the MANIFEST's module line for this checkout's module
 module_line() {
 	local id so=$top/modules/ovc/ovc.so
-	id=$("$top/scripts/module-id.sh" "$top")
+	id=$("$top/scripts/build/module-id.sh" "$top")
 	if [ -f "$so" ]; then
 		echo "module: source $id; ovc.so sha256 $(sha "$so" | cut -c1-16)"
 	else

@@ -6,7 +6,7 @@
  * every value (ovc_mp), the module's param_export_t table, one generic
  * setter per type that checks the value (a bad one stops Kamailio while it
  * reads the configuration, naming the parameter and what it accepts), the
- * defaults, and the reference's table (scripts/modparams_doc.c). No
+ * defaults, and the reference's table (scripts/docs/modparams_doc.c). No
  * Kamailio header here: the documentation tool includes it too.
  */
 #ifndef OVC_MODPARAMS_H

@@ -7,8 +7,8 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-. "$TOP/scripts/load-lock.sh"
-. "$TOP/scripts/cgroup.sh"
+. "$TOP/scripts/load/load-lock.sh"
+. "$TOP/scripts/load/cgroup.sh"
 # the module under test (OVC_MOD: another build, for A/B runs)
 MOD="${OVC_MOD:-$TOP/modules/ovc/ovc.so}"
 CFG="$TOP/configs/ovc-proxy.cfg"
@@ -136,7 +136,7 @@ finish() {
 }
 
 # cg_make QUOTA_US PERIOD_US: creates a CPU-capped cgroup ovc-TEST-PID
-# (scripts/cgroup.sh: v1 cpu+cpuacct, or v2 under this shell's own group)
+# (scripts/load/cgroup.sh: v1 cpu+cpuacct, or v2 under this shell's own group)
 # and prints its handle for kam_start -c, cg_usage_ns. It is recorded in
 # $T_DIR/cgroups (cg_make runs in $(...): a variable would not survive)
 # and removed on exit; first, the empty groups of runs that died without

@@ -10,7 +10,7 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 [ "$(id -u)" = 0 ] || { echo "integration tests need root (cgroups)"; exit 1; }
-. "$here/../../scripts/load-lock.sh"
+. "$here/../../scripts/load/load-lock.sh"
 command -v kamailio >/dev/null && command -v sipp >/dev/null ||
 	{ echo "kamailio/sipp missing: run 'make deps'"; exit 1; }
 

@@ -78,12 +78,12 @@ else
 	find "$root" -name ovc.so
 fi
 
-# --- the defines follow the server (scripts/kam-defs.sh): a server built
+# --- the defines follow the server (scripts/build/kam-defs.sh): a server built
 # without SCTP and with busy waiting gets a module without them; a tree of
 # another version than the server's is refused
 ksrc=$TOP/.deps/kamailio/src
 # (its notes on stderr, e.g. the flags taken from a module, left out)
-mine=$("$TOP/scripts/kam-defs.sh" "$ksrc" 2>"$T_DIR/kam-defs.err") ||
+mine=$("$TOP/scripts/build/kam-defs.sh" "$ksrc" 2>"$T_DIR/kam-defs.err") ||
 	fail "kam-defs.sh: $(cat "$T_DIR/kam-defs.err")"
 if [ "$mine" = "$(cat "$TOP/build/kam-defs" 2>/dev/null)" ]; then
 	ok "the module was built with the defines derived from kamailio -V"
@@ -109,17 +109,18 @@ kver=$(kamailio -V | sed -n 's/^version: [^ ]* \([0-9.]*\) .*/\1/p')
 printf '#!/bin/sh\nkamailio "$@" | sed "s/ %s / 9.9.9 /"\n' \
 	"${kver//./\\\\.}" >"$T_DIR/fake/kam-other-version"
 chmod +x "$T_DIR/fake/"*
-other=" $("$TOP/scripts/kam-defs.sh" "$ksrc" "$T_DIR/fake/kam-other-flags") "
+other=" $("$TOP/scripts/build/kam-defs.sh" "$ksrc" \
+	"$T_DIR/fake/kam-other-flags") "
 if [[ $other != *" -DUSE_SCTP "* && $other == *" -DBUSY_WAIT "* &&
 	$other != *" -DADAPTIVE_WAIT "* && $other == *" -DUSE_TCP "* ]]; then
 	ok "a server without USE_SCTP, with FAST_LOCK-BUSY_WAIT: defines follow"
 else
 	fail "defines do not follow the server's flags: $other"
 fi
-core=" $("$TOP/scripts/kam-defs.sh" "$ksrc" "$T_DIR/fake/kam-core-flags" \
+core=" $("$TOP/scripts/build/kam-defs.sh" "$ksrc" "$T_DIR/fake/kam-core-flags" \
 	2>/dev/null) "
-want=$("$TOP/scripts/kam-flags.sh")
-got=$("$TOP/scripts/kam-flags.sh" "$T_DIR/fake/kam-core-flags")
+want=$("$TOP/scripts/build/kam-flags.sh")
+got=$("$TOP/scripts/build/kam-flags.sh" "$T_DIR/fake/kam-core-flags")
 if [[ $core != *" -DDBG_QM_MALLOC "* && $core != *" -DDBG_F_MALLOC "* &&
 	$core == *" -DDBG_SR_MEMORY "* && $got == "$want" &&
 	$got != *DBG_QM_MALLOC* ]]; then
@@ -127,7 +128,7 @@ if [[ $core != *" -DDBG_QM_MALLOC "* && $core != *" -DDBG_F_MALLOC "* &&
 else
 	fail "defines follow kamailio -V, not the server's modules: $core"
 fi
-if out=$("$TOP/scripts/kam-defs.sh" "$ksrc" \
+if out=$("$TOP/scripts/build/kam-defs.sh" "$ksrc" \
 	"$T_DIR/fake/kam-other-version" 2>&1); then
 	fail "the installed version's headers accepted for a 9.9.9 server"
 elif grep -q "the server .* is 9.9.9" <<<"$out"; then

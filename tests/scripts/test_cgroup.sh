@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# scripts/cgroup.sh on fake trees (plain directories, a fake mountinfo and
+# scripts/load/cgroup.sh on fake trees (plain directories, a fake mountinfo and
 # /proc/self/cgroup; no root, nothing of the machine's touched): which
 # version it picks, where a group goes, what it writes and reads on v1 and
 # on v2, the leaf a v2 shell moved to, the sweep, the message when neither
@@ -30,7 +30,7 @@ echo "0::/user.slice/s.scope" >"$F/self.v2"
 
 (
 	export CG_PROC_MOUNTINFO=$F/mi.v2 CG_PROC_CGROUP=$F/self.v2
-	. "$here/../../scripts/cgroup.sh"
+	. "$here/../../scripts/load/cgroup.sh"
 	cg_detect
 	is "v2 picked" "$CG_VER" 2
 	is "v2 group under the shell's own cgroup" "$(cg_path g)" \
@@ -75,7 +75,7 @@ echo "0::/user.slice/s.scope" >"$F/self.v2"
 (
 	echo "0::/user.slice/s.scope/ovc-shell" >"$F/self.leaf"
 	export CG_PROC_MOUNTINFO=$F/mi.v2 CG_PROC_CGROUP=$F/self.leaf
-	. "$here/../../scripts/cgroup.sh"
+	. "$here/../../scripts/load/cgroup.sh"
 	is "a shell in the leaf uses the leaf's parent" "$(cg_path g)" \
 		"$v2/user.slice/s.scope/g"
 	unset CG_VER
@@ -102,7 +102,7 @@ for layout in apart together; do
 		mkdir -p "$cpu" "$acct"
 		printf '2:cpuacct:/\n1:cpu:/\n0::/user.slice/s.scope\n' >"$F/self.v1"
 		export CG_PROC_MOUNTINFO=$F/mi.v1 CG_PROC_CGROUP=$F/self.v1
-		. "$here/../../scripts/cgroup.sh"
+		. "$here/../../scripts/load/cgroup.sh"
 		cg_detect
 		is "v1 picked ($layout)" "$CG_VER" 1
 		h=$(cg_create ovc-t-2 20000 100000)
@@ -131,7 +131,7 @@ done
 	echo hugetlb >"$n/cgroup.controllers"
 	mnt 41 cgroup2 / "$n" "" >"$F/mi.none"
 	export CG_PROC_MOUNTINFO=$F/mi.none CG_PROC_CGROUP=$F/self.v2
-	. "$here/../../scripts/cgroup.sh"
+	. "$here/../../scripts/load/cgroup.sh"
 	if msg=$(cg_detect 2>&1); then
 		no "neither version usable: detected v$CG_VER"
 	else

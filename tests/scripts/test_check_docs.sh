@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# scripts/check-docs.sh on a copy of the module's docs: it passes on the
+# scripts/docs/check-docs.sh on a copy of the module's docs: it passes on the
 # repository as committed, and fails when the generated README no longer
 # is what the DocBook makes, when a generated table is stale, when a
 # modparam or an RPC has no section of its own, when a linkend names no
@@ -32,7 +32,7 @@ cp "$t/modules/ovc/README" "$F/README"
 
 # run: check-docs' exit status and its output in $F/out
 run() {
-	"$t/scripts/check-docs.sh" "$@" >"$F/out" 2>&1
+	"$t/scripts/docs/check-docs.sh" "$@" >"$F/out" 2>&1
 	echo $?
 }
 restore() {

@@ -7,10 +7,10 @@
 # 100 of 200 arrivals a second, age limit 40, late 10 or 20, the rest 10);
 # bench/reports/headline-readme.sh writes README's block from it and --check
 # passes on that block and fails on a figure edited by hand;
-# scripts/check-headline.sh passes the block as written, warns without
+# scripts/docs/check-headline.sh passes the block as written, warns without
 # failing when the CSV's module source is not the checkout's, and fails
 # on an edited figure;
-# scripts/check-citations.py passes a citation whose figures are in the
+# scripts/docs/check-citations.py passes a citation whose figures are in the
 # row it names (rounded half up, 1.085 as 1.09) and fails a wrong figure, a missing row, a missing file
 # and a figure in a cited region that cites nothing (the region bounded
 # by its markers where they sit inside a line); a link to a heading,
@@ -60,7 +60,7 @@ is "none's 2x row" "$(sed -n 2p "$F/h.csv" | cut -d, -f6-)" \
 is "occ's 16x row" "$(sed -n 5p "$F/h.csv" | cut -d, -f10-)" \
 	"occ,16,3,0.90,0.88,0.93,0.90,135,152,1.50,2800,1.00,50.0,20.0,7.5,5.0"
 is "module id" "$(sed -n 2p "$F/h.csv" | cut -d, -f4)" \
-	"$("$top/scripts/module-id.sh")"
+	"$("$top/scripts/build/module-id.sh")"
 
 printf '# x\n\n<!-- headline:begin -->\nold\n<!-- headline:end -->\n\ntail\n' \
 	>"$F/R.md"
@@ -83,7 +83,7 @@ if README="$F/R.md" "$top/bench/reports/headline-readme.sh" --check "$F/h.csv" \
 # a warning (not a failure) when the CSV's module source is not this
 # checkout's; an edited figure fails
 ch() { HEADLINE_CSV="$1" README="$F/R2.md" PAGES="$F/R2.md" \
-	"$top/scripts/check-headline.sh" >"$F/ch.out" 2>&1; }
+	"$top/scripts/docs/check-headline.sh" >"$F/ch.out" 2>&1; }
 touch "$F/headline.png"
 sed 's/^\([^,]*,[^,]*,[^,]*,\)[^,]*,/\10000000000000000,/' "$F/h.csv" >"$F/old.csv"
 for c in h old; do
@@ -99,7 +99,7 @@ sed -i 's/| \*\*0.94\*\*/| **0.95**/' "$F/R2.md"
 if ch "$F/old.csv"; then no "check-headline passes an edited figure"; else
 	ok "check-headline fails an edited figure"; fi
 
-cite() { "$top/scripts/check-citations.py" "$F/c.md" >"$F/c.out" 2>&1; }
+cite() { "$top/scripts/docs/check-citations.py" "$F/c.md" >"$F/c.out" 2>&1; }
 mkdir -p "$F/res"
 cp "$F/h.csv" "$F/res/h.csv"
 printf '<!-- cited:begin -->\nat 16x [0.90 and 135 ms, f 1.00](res/h.csv#L5), 8× and `0.5` free\n<!-- cited:end -->\n0.77 outside\n' >"$F/c.md"

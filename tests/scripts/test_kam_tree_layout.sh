@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# scripts/kam-tree.sh --layout: src/modules/ovc of a Kamailio tree holds
+# scripts/build/kam-tree.sh --layout: src/modules/ovc of a Kamailio tree holds
 # every source file of the module, the control library and the kernel
 # stage, unchanged, where Kamailio's Makefile and CMake for ovc (the
 # module's Makefile and CMakeLists.txt) take them from, and the kernel
@@ -10,7 +10,7 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/scripts/lib.sh"
 m=$F/ovc
-"$top/scripts/kam-tree.sh" --layout "$m" || no "--layout failed"
+"$top/scripts/build/kam-tree.sh" --layout "$m" || no "--layout failed"
 
 # same FILE COPY: the copy exists with FILE's content
 same() {

@@ -12,7 +12,7 @@
 #     while its stamp file is there; DEBROOT_FRESH=1 makes it anew.
 #  2. This checkout's working tree (without build/, .deps, .git) is copied
 #     to /ovc in the root, and there, as on a fresh machine of that suite,
-#     scripts/deps.sh installs the packages and the Kamailio source
+#     scripts/setup/deps.sh installs the packages and the Kamailio source
 #     headers (kept in /ovc/.deps from run to run), then `make all` builds
 #     the library and the module against them (and the tools the
 #     integration tests use) and checks the module's version and flags
@@ -21,7 +21,7 @@
 #     there, unchanged since, is not built again.
 #  3. kamailio -c with the proxy configuration loads the module (the
 #     server's load-time ABI check), and passes every configuration
-#     example of the docs (scripts/check-cfg-examples.sh, with the
+#     example of the docs (scripts/docs/check-cfg-examples.sh, with the
 #     blocks marked cfg-6.0 that the host's older Kamailio skips).
 #  4. Integration tests, inside the root (chroot with /proc, /sys with the
 #     host's cgroup hierarchies, /dev and a fresh /run mounted; unmounted
@@ -238,7 +238,7 @@ case "$mode" in
 quick | build) profile=test ;;
 *) profile=all ;;
 esac
-in_root bash -c "cd /ovc && ./scripts/deps.sh $profile" ||
+in_root bash -c "cd /ovc && ./scripts/setup/deps.sh $profile" ||
 	die "deps.sh $profile in the $suite root failed"
 took "deps in the root"
 kver=$(in_root kamailio -V | sed -n 's/^version: *\(.*[^ ]\) *$/\1/p')
@@ -268,7 +268,7 @@ in_root bash -c 'cd /ovc && kamailio -c -f configs/ovc-proxy.cfg \
 }
 took "kamailio -c loads ovc.so into $kver"
 # every configuration example of the docs, those marked cfg-6.0 too
-in_root bash -c 'cd /ovc && scripts/check-cfg-examples.sh 2>&1' \
+in_root bash -c 'cd /ovc && scripts/docs/check-cfg-examples.sh 2>&1' \
 	>"$root/tmp/debroot-cfg.log" || {
 	cat "$root/tmp/debroot-cfg.log"
 	die "kamailio $kver refuses configuration examples of the docs"
@@ -281,7 +281,7 @@ fi
 
 # 4. the tests, under the host's load lock (the root's /tmp is not the
 # host's: the lock is taken here and the tests told so)
-. "$top/scripts/load-lock.sh"
+. "$top/scripts/load/load-lock.sh"
 took "load lock taken"
 rc=0
 if [ "$mode" = exec ]; then

@@ -8,7 +8,7 @@
 # github.com/kamailio/kamailio, bare or not; its newest tag SERIES.N), a
 # release tarball or a source folder. Its src/ is extracted once into
 # build/kheaders/kamailio-VERSION/. The defines are the tree's own
-# (scripts/kam-defs.sh --tree: its Makefile.defs for a default install);
+# (scripts/build/kam-defs.sh --tree: its Makefile.defs for a default install);
 # every modules/ovc/*.c is compiled with them (-Werror: a warning fails)
 # and linked with the library and the kernel stage's loader into
 # build/kheaders/VERSION/ovc.so, which must embed "kamailio VERSION".
@@ -73,7 +73,7 @@ make -s -C "$top" --no-print-directory lib build/mod/ovc_kstage_bpf.o ||
 	die "building the library failed"
 
 # 3. the module's files against the tree
-defs=$("$top/scripts/kam-defs.sh" "$ksrc" --tree) ||
+defs=$("$top/scripts/build/kam-defs.sh" "$ksrc" --tree) ||
 	die "kam-defs.sh --tree failed"
 eval "dflags=($defs)"
 out=$work/$ver

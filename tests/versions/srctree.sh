@@ -7,7 +7,7 @@
 # KAM_SRC (required): Kamailio's source, a git repository (a clone of
 # github.com/kamailio/kamailio, bare or not; its newest tag SERIES.N, made
 # into build/ksrc/kamailio-VERSION_src.tar.gz) or a release tarball.
-#  1. scripts/kam-tree.sh make (KTREE_SRC= that tarball): Kamailio's
+#  1. scripts/build/kam-tree.sh make (KTREE_SRC= that tarball): Kamailio's
 #     Makefile builds the core, the modules configs/ovc-proxy.cfg loads and
 #     ovc as src/modules/ovc, installs them in
 #     build/ktree/inst-make-VERSION, and that kamailio -c loads ovc.so.
@@ -58,7 +58,7 @@ else
 	die "KAM_SRC=$src: not a git repository or a tarball"
 fi
 
-KTREE_SRC=$tarball "$top/scripts/kam-tree.sh" make
+KTREE_SRC=$tarball "$top/scripts/build/kam-tree.sh" make
 [ "${#tests[@]}" -gt 0 ] || exit 0
 kv=$(basename "$tarball")
 kv=${kv#kamailio-}

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Every Kamailio configuration example in the docs passes `kamailio -c`
 # against the installed Kamailio and the module as built:
-#   scripts/check-cfg-examples.sh [FILE.md|FILE.xml ...]
+#   scripts/docs/check-cfg-examples.sh [FILE.md|FILE.xml ...]
 # (default: README.md, the module's DocBook reference
 # modules/ovc/doc/ovc_admin.xml, docs/*.md). A block (in Markdown a fenced
 # block, in DocBook a <programlisting>, whose text is a CDATA section) is
@@ -21,7 +21,7 @@
 # Kamailio's error and the closing count; exits 1 when any fails.
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 kam=${KAMAILIO:-kamailio}
 mod_dir="$top/modules/ovc"
 [ -f "$mod_dir/ovc.so" ] || { echo "check-cfg-examples: build the module first" >&2; exit 1; }

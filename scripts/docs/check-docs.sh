@@ -9,28 +9,28 @@
 # id="ovc.p.NAME" for each), the per-second CSV columns exactly as
 # include/ovc/columns.def lists them (csv) and the statistics exactly
 # as modules/ovc/ovc_stats.def lists them (stats): each table is what
-# build/NAME_doc prints, turned into DocBook by scripts/doc-table.awk. It
+# build/NAME_doc prints, turned into DocBook by scripts/docs/doc-table.awk. It
 # must document every script function, pseudo-variable key, RPC (with a
 # section id="ovc.rpc.NAME") and statistic that the module exports; its
 # links must name ids it has; the committed plain-text README
-# (modules/ovc/README) must be what scripts/gen-readme.sh makes of the
+# (modules/ovc/README) must be what scripts/docs/gen-readme.sh makes of the
 # XML; no file may point at the former modules/ovc/README.md; and every
 # link to a section of README.md or docs/algorithms.md must name a
 # heading. Every figure the XML and docs/algorithms.md quote between
 # <!-- cited:begin --> and <!-- cited:end --> cites a row of a results
-# file, and every citation resolves (scripts/check-citations.py: a ulink
+# file, and every citation resolves (scripts/docs/check-citations.py: a ulink
 # to ../../../bench/results/...csv#Lnn in the XML, a Markdown link in
 # docs/algorithms.md). --update rewrites the tables in place and regenerates the
 # README (make docs).
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 xml="$top/modules/ovc/doc/ovc_admin.xml"
 readme="$top/modules/ovc/README"
 # each table: <!-- NAME:begin/end --> markers, made by build/NAME_doc
 tables="params modparams csv stats"
 
 table() {
-	"$top/build/${1}_doc" | awk -f "$top/scripts/doc-table.awk"
+	"$top/build/${1}_doc" | awk -f "$top/scripts/docs/doc-table.awk"
 }
 
 if [ "${1:-}" = --update ]; then
@@ -43,7 +43,7 @@ if [ "${1:-}" = --update ]; then
 		mv "$xml.tmp" "$xml"
 		echo "check-docs: $mark table refreshed in ${xml#"$top"/}"
 	done
-	"$top/scripts/gen-readme.sh" "$readme"
+	"$top/scripts/docs/gen-readme.sh" "$readme"
 	echo "check-docs: ${readme#"$top"/} generated from modules/ovc/doc/ovc.xml"
 	exit 0
 fi
@@ -115,14 +115,15 @@ else
 	fi
 fi
 # the figures the module's docs quote cite the results rows they come from
-if ! "$top/scripts/check-citations.py" "$xml" "$top/docs/algorithms.md"; then
+if ! "$top/scripts/docs/check-citations.py" "$xml" \
+	"$top/docs/algorithms.md"; then
 	echo "check-docs: a figure of ${xml#"$top"/} or docs/algorithms.md cites no results row, or a citation does not resolve"
 	bad=1
 fi
 # the README is what the XML makes
 fresh=$(mktemp /tmp/ovc-readme-check.XXXXXX)
 trap 'rm -f "$fresh"' EXIT
-if ! "$top/scripts/gen-readme.sh" "$fresh"; then
+if ! "$top/scripts/docs/gen-readme.sh" "$fresh"; then
 	echo "check-docs: cannot generate the README from the XML (see above)"
 	bad=1
 elif ! cmp -s "$fresh" "$readme"; then
@@ -132,7 +133,7 @@ elif ! cmp -s "$fresh" "$readme"; then
 fi
 # the module README is generated, plain text: nothing points at the
 # Markdown file it replaced
-old=$(cd "$top" && git ls-files 2>/dev/null | grep -vE '^bench/results/|^scripts/check-docs\.sh$' |
+old=$(cd "$top" && git ls-files 2>/dev/null | grep -vE '^bench/results/|^scripts/docs/check-docs\.sh$' |
 	xargs -r grep -lF 'modules/ovc/README.md' 2>/dev/null || true)
 if [ -n "$old" ]; then
 	echo "check-docs: these name modules/ovc/README.md, now modules/ovc/README (doc/ovc_admin.xml):"
@@ -150,7 +151,7 @@ for page in "$top/README.md" "$top/docs/algorithms.md"; do
 	links=$(grep -oE '\]\([^)#]*#[^)]+\)|^\[[^]]+\]: *[^ ]*#[^ ]+' "$page" |
 		sed -E 's/^\]\(//; s/\)$//; s/^\[[^]]+\]: *//' | sort -u || true)
 	for l in $links; do
-		# a citation of a results row: scripts/check-citations.py
+		# a citation of a results row: scripts/docs/check-citations.py
 		case $l in *.csv#L[0-9]*) continue ;; esac
 		target=$(dirname "$page")/${l%%#*}
 		[ -n "${l%%#*}" ] || target=$page

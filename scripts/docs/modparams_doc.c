@@ -5,7 +5,7 @@
  * default, accepted values, unit, meaning; the meaning of one settable at
  * run time says so). The module's reference (modules/ovc/doc/ovc_admin.xml)
  * embeds it between markers, as DocBook
- * (scripts/doc-table.awk); `make docs` refreshes it and `make check-docs`
+ * (scripts/docs/doc-table.awk); `make docs` refreshes it and `make check-docs`
  * fails when the reference and the table disagree.
  */
 #include <stdio.h>

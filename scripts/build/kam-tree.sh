@@ -3,8 +3,8 @@
 # kam-tree.sh - builds ovc as src/modules/ovc of a Kamailio source tree with
 # Kamailio's own build, and checks that the result loads (make check-tree):
 #
-#   scripts/kam-tree.sh [make|cmake|both]        (default: both)
-#   scripts/kam-tree.sh --layout DIR   (only step 2, into DIR: the test)
+#   scripts/build/kam-tree.sh [make|cmake|both]        (default: both)
+#   scripts/build/kam-tree.sh --layout DIR   (only step 2, into DIR: the test)
 #
 # 1. The tree: KTREE_SRC (a Kamailio source directory or release tarball)
 #    when given, else Kamailio's source package from Debian's archive: the
@@ -43,7 +43,7 @@
 #     ./tests/integration/run.sh tests/integration/t_overload.sh
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 what=${1:-both}
 case "$what" in
 make | cmake | both) ;;

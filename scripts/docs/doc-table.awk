@@ -3,7 +3,7 @@
 # print it, turned into the DocBook informaltable that
 # modules/ovc/doc/ovc_admin.xml carries between its markers: one row a
 # line, `code` as <literal>, &, < and > escaped.
-#   build/params_doc | awk -f scripts/doc-table.awk
+#   build/params_doc | awk -f scripts/docs/doc-table.awk
 function esc(s) {
 	gsub(/&/, "\\&amp;", s)
 	gsub(/</, "\\&lt;", s)

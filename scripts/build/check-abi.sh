@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Verify that a built module embeds exactly the version string of the
 # installed kamailio binary (KAMAILIO, default kamailio) and the
-# compile-flags string it checks modules against (scripts/kam-flags.sh);
+# compile-flags string it checks modules against (scripts/build/kam-flags.sh);
 # kamailio refuses (and exits) at load time otherwise. Prints both strings
 # on a mismatch.
 set -euo pipefail
@@ -10,7 +10,7 @@ so=${1:?usage: check-abi.sh module.so}
 kam=${KAMAILIO:-kamailio}
 kv=$("$kam" -V 2>/dev/null) || { echo "check-abi: $kam -V failed (run make deps)" >&2; exit 1; }
 want_ver=$(printf '%s\n' "$kv" | sed -n 's/^version: \(.*[^ ]\) *$/\1/p')
-# the flags its own modules carry (scripts/kam-flags.sh), which -V does
+# the flags its own modules carry (scripts/build/kam-flags.sh), which -V does
 # not always print
 want_flags=$("$(dirname "$0")/kam-flags.sh" "$kam")
 strs=$(strings -a "$so")

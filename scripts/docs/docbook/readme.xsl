@@ -3,7 +3,7 @@
 <!-- The module README from modules/ovc/doc/ovc.xml, the way Kamailio
      makes a module's README (doc/docbook/readme.xsl there): docbook-xsl's
      single-file XHTML with the same settings, dumped as plain text by
-     lynx (scripts/gen-readme.sh). The docbook-xsl stylesheet is found
+     lynx (scripts/docs/gen-readme.sh). The docbook-xsl stylesheet is found
      through the system's XML catalog (Debian's docbook-xsl package). -->
 <xsl:stylesheet xmlns:xsl="http://www.w3.org/1999/XSL/Transform"
 	version="1.0">

@@ -14,14 +14,14 @@
 #     installed server's directories (Debian's setting for its package);
 #  2. made to agree with the server itself: each define whose flag
 #     core/ver_defs.h prints is set or cleared as the flags the server
-#     checks modules against show it (scripts/kam-flags.sh: its own
+#     checks modules against show it (scripts/build/kam-flags.sh: its own
 #     modules', else kamailio -V's flags line), and NAME, VERSION, ARCH,
 #     OS, VERSIONVAL, COMPILER and ADAPTIVE_WAIT_LOOPS are taken from the
 #     server (kamailio -V).
 # Fails when the tree's version is not the server's, unless the tree is of
 # the same X.Y series and marked so (a file .series beside src/, written
-# by scripts/deps.sh when it took the headers from KAM_SRC). The built
-# module is still checked against the server by scripts/check-abi.sh.
+# by scripts/setup/deps.sh when it took the headers from KAM_SRC). The built
+# module is still checked against the server by scripts/build/check-abi.sh.
 set -euo pipefail
 ksrc=${1:?usage: kam-defs.sh KSRC [KAMAILIO | --tree]}
 kam=${2:-kamailio}
@@ -42,7 +42,7 @@ else
 	# the server: "version: kamailio 5.6.3 (x86_64/linux)", its flags line,
 	# its compiler and its adaptive-wait loops
 	vline=$(sed -n 's/^version: *\(.*[^ ]\) *$/\1/p' <<<"$kv")
-	# the flags the server compares a module's with (scripts/kam-flags.sh:
+	# the flags the server compares a module's with (scripts/build/kam-flags.sh:
 	# those of its own modules, which kamailio -V does not always print)
 	flags=$("$(dirname "$0")/kam-flags.sh" -v "$kam")
 	re='^([^ ]+) ([^ ]+) \(([^/]+)/([^)]+)\)$'
@@ -108,7 +108,7 @@ tver=${val[VERSION]:-}
 tver=${tver#=\"}
 tver=${tver%\"}
 # a tree of another release of the server's X.Y series only when the
-# headers' maker said so (scripts/deps.sh, KAM_SRC: the package's own
+# headers' maker said so (scripts/setup/deps.sh, KAM_SRC: the package's own
 # source not to be had), in a file .series beside src/
 if [ "$tver" != "$ver" ]; then
 	[ "${tver%.*}" = "${ver%.*}" ] && [ -f "$ksrc/../.series" ] ||

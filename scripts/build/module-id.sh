@@ -11,7 +11,7 @@
 # it (bench/reports/headline-csv.sh) and check-docs compares it
 # (check-headline.sh).
 set -euo pipefail
-top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+top=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 if ! git -C "$top" rev-parse --verify -q HEAD >/dev/null 2>&1; then
 	echo unknown
 	exit 0

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# scripts/cgroup.sh - CPU-capped cgroups on cgroup v1 or v2, the one
+# scripts/load/cgroup.sh - CPU-capped cgroups on cgroup v1 or v2, the one
 # implementation the integration tests (tests/integration/lib.sh) and the
 # testbed (bench/testbed/lib.sh) use. Sourced, never run; needs root.
 #

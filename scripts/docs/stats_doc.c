@@ -3,7 +3,7 @@
  * stats_doc - prints the module's statistics (modules/ovc/ovc_stats.def)
  * as a Markdown table (name, kind, unit, meaning). The module's reference
  * (modules/ovc/doc/ovc_admin.xml) embeds it between markers, as DocBook
- * (scripts/doc-table.awk); `make docs` refreshes it and `make check-docs`
+ * (scripts/docs/doc-table.awk); `make docs` refreshes it and `make check-docs`
  * fails when the reference and the list disagree.
  */
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * params_doc - prints the parameter registry as a Markdown table (name,
  * type, default, range, unit, meaning). The module's reference
  * (modules/ovc/doc/ovc_admin.xml) embeds it between markers, as DocBook
- * (scripts/doc-table.awk); `make docs` refreshes it and `make check-docs`
+ * (scripts/docs/doc-table.awk); `make docs` refreshes it and `make check-docs`
  * fails when the reference and the table disagree.
  */
 #include <stdio.h>

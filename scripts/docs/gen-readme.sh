@@ -3,16 +3,16 @@
 # gen-readme.sh [OUT]: the module README, plain text, from its DocBook
 # (modules/ovc/doc/ovc.xml and the ovc_admin.xml it includes), made as
 # Kamailio makes a module's README: xsltproc with docbook-xsl's XHTML
-# stylesheet (scripts/docbook/readme.xsl, Kamailio's settings), then the
+# stylesheet (scripts/docs/docbook/readme.xsl, Kamailio's settings), then the
 # page dumped as text. Kamailio dumps it with lynx; this uses w3m, which
 # lays a table out in columns where lynx runs its cells together into
 # one paragraph, and ovc's reference is mostly tables. 80 columns, UTF-8,
 # ASCII frames, no user configuration read. OUT: default
 # modules/ovc/README; "-" for standard output. make readme runs it, and
 # make check-docs compares its output with the committed README.
-# Needs xsltproc, docbook-xsl and w3m (scripts/deps.sh installs them).
+# Needs xsltproc, docbook-xsl and w3m (scripts/setup/deps.sh installs them).
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:-$top/modules/ovc/README}
 die() { echo "gen-readme: $*" >&2; exit 1; }
 
@@ -28,7 +28,7 @@ trap 'rm -rf "$work"' EXIT
 # the catalog resolves the stylesheet's docbook-xsl URI; nothing is
 # fetched from the network, and the DTD is not read (--novalid)
 xsltproc --nonet --novalid --xinclude -o "$work/ovc.html" \
-	"$top/scripts/docbook/readme.xsl" "$top/modules/ovc/doc/ovc.xml" ||
+	"$top/scripts/docs/docbook/readme.xsl" "$top/modules/ovc/doc/ovc.xml" ||
 	die "xsltproc failed on modules/ovc/doc/ovc.xml"
 # HOME and W3M_DIR: an empty directory, so that no user's w3m settings
 # change the text

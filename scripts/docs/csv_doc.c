@@ -3,7 +3,7 @@
  * csv_doc - prints the per-second CSV columns (include/ovc/columns.def)
  * as a Markdown table (position, name, format, unit, meaning). The module's
  * reference (modules/ovc/doc/ovc_admin.xml) embeds it between markers, as
- * DocBook (scripts/doc-table.awk); `make docs` refreshes it and
+ * DocBook (scripts/docs/doc-table.awk); `make docs` refreshes it and
  * `make check-docs` fails when the reference and the list disagree.
  */
 #include <stdio.h>

@@ -5,7 +5,7 @@
 # the installed kamailio binary (bookworm: 5.6, trixie: 6.0). Idempotent:
 # a second run changes nothing and says so. Fails loudly with the reason.
 #
-#   scripts/deps.sh [build | test | all]
+#   scripts/setup/deps.sh [build | test | all]
 #
 # build: only what building the module needs (a production host: make,
 #        make install; the list a source package would name as its
@@ -18,10 +18,10 @@
 # archive does not serve it (sid's 6.1.5-1), KAM_SRC= a Kamailio release
 # tarball of the same X.Y series gives them; when its release is another
 # than the package's, the headers say so (.deps/kamailio-VERSION/.series)
-# and scripts/kam-defs.sh accepts them for the server.
+# and scripts/build/kam-defs.sh accepts them for the server.
 set -euo pipefail
 
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 cache="$top/.deps"
 
 die() { echo "deps: ERROR: $*" >&2; exit 1; }
@@ -207,7 +207,7 @@ EOS
 	[ -f "$hdrs.tmp/src/core/sr_module.h" ] ||
 		die "src/core/sr_module.h missing after extraction"
 	# headers of another release of the series: said in .series, which
-	# scripts/kam-defs.sh requires to accept them for this server
+	# scripts/build/kam-defs.sh requires to accept them for this server
 	[ -z "$series" ] || echo "$series" >"$hdrs.tmp/.series"
 	rm -rf "$hdrs"
 	mv "$hdrs.tmp" "$hdrs"
