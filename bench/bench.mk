@@ -77,16 +77,15 @@ $(BENCH_BUILD)/admission_bench: bench/microbench/admission_bench.c \
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Iinclude \
 		-o $@ $< $(LIB) -lm
 
-# What the raw SIP scanner and the 503 built from the raw request cost
+# What the raw SIP scanner and the 503 built from the raw request cost,
+# for bench/microbench/scan-cost.sh (make bench-scan, tests/fuzz/fuzz.mk,
+# runs the same source built there)
 # (docs/algorithms.md, "Stateless rejection"): ns per message.
 $(BENCH_BUILD)/scan_bench: bench/microbench/scan_bench.c \
 		bench/microbench/uac_sdp.h $(LIB) | $(BENCH_BUILD)
 	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Wno-unused-parameter -Iinclude \
 		-o $@ $< $(LIB) -lm
 
-.PHONY: bench-scan
-bench-scan: $(BENCH_BUILD)/scan_bench
-	$(BENCH_BUILD)/scan_bench
 
 .PHONY: bench-admission
 bench-admission: $(BENCH_BUILD)/admission_bench
