@@ -142,10 +142,10 @@ static size_t tcp_ports(uint16_t *ports)
 #define OVC_RXQ_CONNS_BUSY_NS (100 * OVC_NS_PER_MS)
 /* The reads of the connections take at most 1/OVC_RXQ_CONNS_SHARE of a
  * core (0.5 %): after a read that took d of the ticker's CPU, the next
- * comes d * OVC_RXQ_CONNS_SHARE later at the earliest. A read walks every
- * TCP connection of the host (about 2 us each on the 2-core test machine,
- * bench/RESULTS.md): up to ~2500 connections one a second, 10 000 one
- * every ~10 s. */
+ * comes d * OVC_RXQ_CONNS_SHARE later at the earliest. A read walks the
+ * host's connection hash and every TCP socket in it: on the 2-core test
+ * machine about 3 ms with none, 30-35 ms with 10 000 loopback connections
+ * (one read every 6-7 s; bench/RESULTS.md, "SIP over TCP"). */
 #define OVC_RXQ_CONNS_SHARE 200
 
 static ovc_time_ns last_conns; /* last read of the connections */
