@@ -171,6 +171,15 @@ static const struct ovc_param_def param_table[] = {
 		"f capped at guard_ms/wait during overload (0: off; -1: T1/10)"},
 	{"rxq.guard_f_min", D, 0.05, 0, 1, OFF(rxq.guard_f_min), "fraction",
 		"smallest cap the guard sets"},
+	/* mem: the shared-memory guard (ovc/memguard.h) */
+	{"mem.high", D, 0.75, 0, 0.99, OFF(memguard.high), "fraction",
+		"budget: share of Kamailio's shared memory (-m) the calls admitted "
+		"may fill, learned per call admitted (0: no guard)"},
+	{"mem.hard", D, 0.9, 0.01, 1, OFF(memguard.hard), "fraction",
+		"memory use (> mem.high) at which the guard admits no call"},
+	{"mem.window_s", D, 5, 0.1, 600, OFF(memguard.window_s), "s",
+		"averaging time of the admitted call rate: about the time a call "
+		"holds its memory (tm's wait timer)"},
 	{"rxq.max_age_ms", D, -1, -1, 60000, OFF(rxq.max_age_ms), "ms",
 		"reject an initial INVITE that waited longer than this in the "
 		"receive queue, or whose call the kernel stage first saw longer "
@@ -299,7 +308,8 @@ int ovc_params_validate(const struct ovc_params *p, char *err, size_t errlen)
 	if(!pair_ok(p, "bbc.low", "bbc.high", err, errlen)
 			|| !pair_ok(p, "sired.qmin", "sired.qmax", err, errlen)
 			|| !pair_ok(p, "rsoca.cmin", "rsoca.cmax", err, errlen)
-			|| !pair_ok(p, "rsoca.mmin", "rsoca.mmax", err, errlen))
+			|| !pair_ok(p, "rsoca.mmin", "rsoca.mmax", err, errlen)
+			|| !pair_ok(p, "mem.high", "mem.hard", err, errlen))
 		return OVC_ERANGE;
 	if(p->rsoca.reject_code != 500 && p->rsoca.reject_code != 503) {
 		ovc_set_err(err, errlen, "rsoca.reject_code: %u is not 500 or 503",

@@ -35,3 +35,13 @@ void ovc_plan_make(const struct ovc_alg_traits *t, double f, double share,
 		pl->f_accept = f < cap ? f : cap;
 	}
 }
+
+void ovc_plan_cap(const struct ovc_alg_traits *t, double cap,
+		struct ovc_plan *pl)
+{
+	double *front = t->paces_queue ? &pl->f_arrival : &pl->f_accept;
+
+	cap = unit(cap);
+	if(cap < *front)
+		*front = cap;
+}

@@ -21,6 +21,7 @@
 #include "ovc/rsoca-t.h"
 #include "ovc/pi-t.h"
 #include "ovc/rxq.h"
+#include "ovc/memguard.h"
 
 /* Every controller's parameters, one struct per algorithm (named as the
  * algorithm, ovc/algs.def), and those of the parts beside them. */
@@ -31,6 +32,7 @@ struct ovc_params
 #undef OVC_ALG_DEF
 	struct ovc_rxq_params rxq; /* receive queue (not a controller) */
 	struct ovc_memctl_params memctl; /* rsoca memory control (004 §III-D) */
+	struct ovc_memguard_params memguard; /* the shared-memory guard */
 };
 
 enum ovc_param_type

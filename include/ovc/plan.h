@@ -33,4 +33,11 @@ struct ovc_plan
 void ovc_plan_make(const struct ovc_alg_traits *t, double f, double share,
 		double drain, int overloaded, double guard_cap, struct ovc_plan *pl);
 
+/* Caps the plan's admission at fraction cap (the shared-memory guard's,
+ * ovc/memguard.h; clamped to [0, 1], NaN: 1), overload evident or not:
+ * the front acceptor (at arrival: f_accept, or f_arrival in front of a
+ * paced queue) admits at most cap of the offered calls. */
+void ovc_plan_cap(const struct ovc_alg_traits *t, double cap,
+		struct ovc_plan *pl);
+
 #endif

@@ -46,6 +46,7 @@ int main(void)
 	srunner_add_suite(sr, make_suite_plan());
 	srunner_add_suite(sr, make_suite_onset());
 	srunner_add_suite(sr, make_suite_capest());
+	srunner_add_suite(sr, make_suite_memguard());
 	srunner_add_suite(sr, make_suite_csv());
 	srunner_add_suite(sr, make_suite_nexthop());
 	srunner_add_suite(sr, make_suite_ocloop());

@@ -36,6 +36,7 @@ Suite *make_suite_agering(void);
 Suite *make_suite_derive(void);
 Suite *make_suite_onset(void);
 Suite *make_suite_capest(void);
+Suite *make_suite_memguard(void);
 Suite *make_suite_alg(void);
 Suite *make_suite_admission(void);
 Suite *make_suite_plan(void);

@@ -111,6 +111,7 @@ START_TEST(test_defaults_match_controllers)
 	ovc_pi_defaults(&c.pi);
 	ovc_rxq_defaults(&c.rxq);
 	ovc_memctl_defaults(&c.memctl);
+	ovc_memguard_defaults(&c.memguard);
 	for(i = 0; i < ovc_param_count(); i++) {
 		d = ovc_param_at(i);
 		ovc_param_get(&t, d->name, &a);

@@ -64,6 +64,32 @@ START_TEST(test_plan_share)
 }
 END_TEST
 
+START_TEST(test_plan_mem_cap)
+{
+	struct ovc_plan pl;
+
+	/* the memory guard's cap holds without overload too */
+	ovc_plan_make(ovc_alg_traits(OVC_ALG_OCC), 0.8, 1, -1, 0, 0.5, &pl);
+	ovc_plan_cap(ovc_alg_traits(OVC_ALG_OCC), 0.25, &pl);
+	ck_assert(pl.f_accept == 0.25 && pl.f_arrival == 1.0);
+	/* below the controller's fraction only */
+	ovc_plan_make(ovc_alg_traits(OVC_ALG_OCC), 0.2, 1, -1, 1, 1, &pl);
+	ovc_plan_cap(ovc_alg_traits(OVC_ALG_OCC), 0.5, &pl);
+	ck_assert(pl.f_accept == 0.2);
+	/* a paced queue: at arrival, the queue's output left alone */
+	ovc_plan_make(ovc_alg_traits(OVC_ALG_PI), 0.8, 0.9, 250, 1, 1, &pl);
+	ovc_plan_cap(ovc_alg_traits(OVC_ALG_PI), 0.3, &pl);
+	ck_assert(pl.f_arrival == 0.3 && pl.f_accept == 0.8);
+	/* none, NaN and out of range */
+	ovc_plan_cap(ovc_alg_traits(OVC_ALG_PI), NAN, &pl);
+	ck_assert(pl.f_arrival == 0.3);
+	ovc_plan_cap(ovc_alg_traits(OVC_ALG_PI), 7, &pl);
+	ck_assert(pl.f_arrival == 0.3);
+	ovc_plan_cap(ovc_alg_traits(OVC_ALG_PI), -1, &pl);
+	ck_assert(pl.f_arrival == 0);
+}
+END_TEST
+
 START_TEST(test_plan_bounds)
 {
 	struct ovc_plan pl;
@@ -85,6 +111,7 @@ Suite *make_suite_plan(void)
 	tcase_add_test(tc, test_plan_no_overload);
 	tcase_add_test(tc, test_plan_guard);
 	tcase_add_test(tc, test_plan_share);
+	tcase_add_test(tc, test_plan_mem_cap);
 	tcase_add_test(tc, test_plan_bounds);
 	suite_add_tcase(s, tc);
 	return s;
