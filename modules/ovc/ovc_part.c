@@ -2,9 +2,10 @@
 /*
  * ovc - the parts in order, and the loops over their hooks (see
  * ovc_part.h). The order is the order of everything: the sampler first
- * (memory and CPU, which later parts read), the onset before the receive
- * queue, and the blocks of ovc.stats as they appear (queue, rxq, rsoca,
- * rsoca_mem, network, kstage, fair); the queue is destroyed before R-SOCA, whose
+ * (memory and CPU, which later parts read), the shared-memory guard
+ * (its cap on the admission), the onset before the receive
+ * queue, and the blocks of ovc.stats as they appear (mem_guard, queue,
+ * rxq, rsoca, rsoca_mem, network, kstage, fair); the queue is destroyed before R-SOCA, whose
  * reply it uses.
  */
 #include "core/dprint.h"
@@ -13,6 +14,7 @@
 
 const struct ovc_part *const ovc_parts[] = {
 		&ovc_part_sampler,
+		&ovc_part_memguard,
 		&ovc_part_onset,
 		&ovc_part_queue,
 		&ovc_part_rxq,

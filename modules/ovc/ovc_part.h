@@ -76,6 +76,7 @@ struct ovc_part
  * part network), or in ovc_X.c when the part is that file's job (onset,
  * rsoca, kstage, fair). */
 extern const struct ovc_part ovc_part_sampler;
+extern const struct ovc_part ovc_part_memguard;
 extern const struct ovc_part ovc_part_onset;
 extern const struct ovc_part ovc_part_queue;
 extern const struct ovc_part ovc_part_rxq;

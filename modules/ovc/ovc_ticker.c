@@ -67,6 +67,8 @@ static void apply_plan(double f, double drain, int set_drain)
 				ovc_dload(&ovc->guard_ms), rxq_p.guard_f_min);
 	ovc_plan_make(t, f, share_now, drain, over, cap, &pl);
 	ovc_fair_plan(t, &pl); /* the heaviest sources first (ovc/fair.h) */
+	/* the shared-memory guard, overload or not (ovc_memguard_part.c) */
+	ovc_plan_cap(t, ovc_dload(&ovc->mem_cap), &pl);
 	ovc_dstore(&ovc->rxq_guard_f, pl.guard_cap);
 	ovc_acceptor_set(&ovc->acc_arrival, pl.f_arrival);
 	ovc_dstore(&ovc->f_eff, pl.f_accept);
