@@ -9,7 +9,9 @@
 # attached and drops initial INVITEs, no memory runs out (no allocation
 # failure in the log), and it sets up at least TIMELY_MARGIN (0.9) x the
 # calls in time (INVITE->200 < 500 ms) of the same proxy run as root with
-# 1 GB of shared memory. First, with -m 16 ovc refuses to start, saying
+# 1 GB of shared memory, or of the calls 64 MB hold at that proxy's memory
+# per call (ovc's memory guard, mem.high), whichever is less; when the
+# guard caps, the log says what -m would hold the calls. First, with -m 16 ovc refuses to start, saying
 # what shared memory it needs and the -m that holds it; started as root
 # with -u/-g (the core drops root after mod_init), the stage is attached. Skips when the user
 # kamailio or setpriv is missing, or when the kernel refuses the stage to
@@ -24,6 +26,7 @@ RATE=${RATE:-$(scaled 2800)}
 SECS=${SECS:-20}	  # offered load duration
 WIN_FROM=${WIN_FROM:-8} # steady-state window [WIN_FROM, SECS]
 TIMELY_MARGIN=${TIMELY_MARGIN:-0.9}
+MEM_HIGH=0.75 # the module's mem.high (default)
 SVC_USER=${SVC_USER:-kamailio}
 DROPIN="$TOP/configs/kamailio-ovc-kstage.conf"
 # an allocation that failed, in Kamailio's or a module's words
@@ -44,11 +47,13 @@ log "the drop-in's capabilities: $caps"
 chgrp "$SVC_USER" "$T_DIR"
 chmod 0770 "$T_DIR"
 
-# ks_key KEY: KEY's value in the "kstage" block of a fresh ovc.stats.
-ks_key() {
-	rpc ovc.stats | awk -v k="$1:" '$1 == "kstage:" { in_ks = 1 }
-		in_ks && $1 == k { print $2; exit }'
+# block_key BLOCK KEY: KEY's value in the BLOCK block of a fresh ovc.stats.
+block_key() {
+	rpc ovc.stats | awk -v b="$1:" -v k="$2:" '$1 == b { in_b = 1 }
+		in_b && $1 == k { print $2; exit }'
 }
+# ks_key KEY: KEY's value in the "kstage" block.
+ks_key() { block_key kstage "$1"; }
 # kpid_user: the user the kamailio started last runs as.
 kpid_user() { ps -o user= -p "$T_KPID" | tr -d ' '; }
 
@@ -89,10 +94,16 @@ phase() {
 	echo "state $(ks_key state)" >>"$T_DIR/$name.ks"
 	echo "why $(ks_key why)" >>"$T_DIR/$name.ks"
 	uas_start "${name}_uas"
+	# the memory's holders late in the flood (kept with T_KEEP=1)
+	(sleep $((SECS - 3)); rpc mod.stats all shm >"$T_DIR/$name.modshm" 2>&1
+		rpc ovc.stats >"$T_DIR/$name.stats" 2>&1) &
 	UAC_TIMEOUT=$((SECS + 3)) uac_run "${name}_uac" "$RATE" $((RATE * SECS))
 	sleep 1
 	echo "dropped $(ks_key dropped)" >>"$T_DIR/$name.ks"
+	echo "capped_ms $(block_key mem_guard capped_ms)" >>"$T_DIR/$name.ks"
+	echo "per_call_s $(block_key mem_guard held_per_call_s)" >>"$T_DIR/$name.ks"
 	rpc core.shmmem | awk '{ print $1, $2 }' | tr -d ':' >>"$T_DIR/$name.ks"
+	rpc ovc.csv $((SECS + 5)) >"$T_DIR/$name.csv" 2>&1 || true
 	uas_stop
 	kam_stop
 	sleep 1
@@ -118,6 +129,9 @@ log "timely calls/s in [$WIN_FROM,$SECS]s: root, 1 GB=$tm_root;" \
 log "completed calls/s: root=$gp_root service=$gp_svc"
 log "kernel drops: root=$(ksv root dropped) service=$(ksv service dropped);" \
 	"service shm max_used=$(ksv service max_used) of $(ksv service total)"
+log "memory guard: capped root $(ksv root capped_ms) ms, service" \
+	"$(ksv service capped_ms) ms; bytes held per call/s: root" \
+	"$(ksv root per_call_s), service $(ksv service per_call_s)"
 check "the service runs as $SVC_USER ($(ksv service user))" \
 	"\"$(ksv service user)\" == \"$SVC_USER\""
 check "the service's kernel stage is attached ($(ksv service state) $(ksv service why))" \
@@ -127,6 +141,30 @@ check "the service's kernel stage dropped initial INVITEs" \
 check "no memory exhaustion in the service's log ($memerr lines)" \
 	"$memerr == 0"
 [ "$memerr" -eq 0 ] || grep -iE "$MEM_ERR" "$T_DIR/service.log" | head -3
-check "the service sets up >= ${TIMELY_MARGIN}x the timely calls of root with 1 GB" \
-	"$tm_svc >= $TIMELY_MARGIN * $tm_root && $tm_root > 0"
+# What -m 64 can hold: the root proxy's shared memory held per call/s
+# completed late in its flood (Kamailio's own count, in use above the
+# least seen, over the completed rate), against the guard's budget
+# (mem.high of -m above the service's least use). Kamailio 6.x completes
+# 2-3x the calls of 5.6.3 under the same quota and holds ~150 KB per
+# call/s (tm's cells and message clones until their wait timer), more
+# than 64 MB hold: its goodput is then bounded by the memory, not the CPU.
+mg() { awk -v k="$2:" '$1 == "mem_guard:" { in_b = 1 }
+	in_b && $1 == k { print $2; exit }' "$T_DIR/$1.stats"; }
+holds=$(awk -v u="$(mg root in_use)" -v b="$(mg root base)" -v g="$gp_root" \
+	-v sb="$(mg service base)" -v h="$MEM_HIGH" -v m=64 'BEGIN {
+	k = g > 0 ? (u - b) / g : 0
+	printf "%.1f\n", k > 0 ? (h * m * 1048576 - sb) / k : 1e9 }')
+bound=$(awk -v a="$tm_root" -v b="$holds" 'BEGIN { print (a < b ? a : b) }')
+log "-m 64 holds $holds calls/s at the root's memory per call" \
+	"($(mg root in_use) bytes in use at ${gp_root}/s, base $(mg root base));" \
+	"service/root timely: $(awk -v a="$tm_svc" -v b="$tm_root" \
+		'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }')"
+check "the service sets up >= ${TIMELY_MARGIN}x the timely calls of root with 1 GB, or of what -m 64 holds ($tm_svc vs $bound)" \
+	"$tm_svc >= $TIMELY_MARGIN * $bound && $tm_root > 0"
+if [ "$(ksv service capped_ms)" -gt 0 ] 2>/dev/null; then
+	need=$(grep -oE "ovc: shared memory holds .*-m [0-9]+ would hold" \
+		"$T_DIR/service.log" | tail -n1 || true)
+	check "the memory guard capped and said what -m it needs (${need:-nothing})" \
+		"$(grep -c . <<<"$need") == 1"
+fi
 finish
