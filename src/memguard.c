@@ -8,7 +8,7 @@
 
 void ovc_memguard_defaults(struct ovc_memguard_params *p)
 {
-	p->high = 0.75;
+	p->high = 0.8;
 	p->hard = 0.9;
 	p->window_s = 5.0;
 }
@@ -47,6 +47,7 @@ double ovc_memguard_step(struct ovc_memguard *g,
 		return 1.0;
 	}
 	if(bad(used) || bad(admitted) || bad(offered) || !(dt_s > 0)
+			|| !(p->window_s > 0)
 			|| !isfinite(dt_s) || !(total > 0) || !isfinite(total))
 		return g->cap;
 	if(g->base < 0) { /* the first interval: the rates as they are */

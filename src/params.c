@@ -172,7 +172,7 @@ static const struct ovc_param_def param_table[] = {
 	{"rxq.guard_f_min", D, 0.05, 0, 1, OFF(rxq.guard_f_min), "fraction",
 		"smallest cap the guard sets"},
 	/* mem: the shared-memory guard (ovc/memguard.h) */
-	{"mem.high", D, 0.75, 0, 0.99, OFF(memguard.high), "fraction",
+	{"mem.high", D, 0.8, 0, 0.99, OFF(memguard.high), "fraction",
 		"budget: share of Kamailio's shared memory (-m) the calls admitted "
 		"may fill, learned per call admitted (0: no guard)"},
 	{"mem.hard", D, 0.9, 0.01, 1, OFF(memguard.hard), "fraction",
