@@ -26,7 +26,7 @@ RATE=${RATE:-$(scaled 2800)}
 SECS=${SECS:-20}	  # offered load duration
 WIN_FROM=${WIN_FROM:-8} # steady-state window [WIN_FROM, SECS]
 TIMELY_MARGIN=${TIMELY_MARGIN:-0.9}
-MEM_HIGH=0.75 # the module's mem.high (default)
+MEM_HIGH=0.8 # the module's mem.high (default)
 SVC_USER=${SVC_USER:-kamailio}
 DROPIN="$TOP/configs/kamailio-ovc-kstage.conf"
 # an allocation that failed, in Kamailio's or a module's words
@@ -153,12 +153,12 @@ mg() { awk -v k="$2:" '$1 == "mem_guard:" { in_b = 1 }
 holds=$(awk -v u="$(mg root in_use)" -v b="$(mg root base)" -v g="$gp_root" \
 	-v sb="$(mg service base)" -v h="$MEM_HIGH" -v m=64 'BEGIN {
 	k = g > 0 ? (u - b) / g : 0
-	printf "%.1f\n", k > 0 ? (h * m * 1048576 - sb) / k : 1e9 }')
+	printf "%.1f\n", (k > 0 ? (h * m * 1048576 - sb) / k : 1e9) }')
 bound=$(awk -v a="$tm_root" -v b="$holds" 'BEGIN { print (a < b ? a : b) }')
 log "-m 64 holds $holds calls/s at the root's memory per call" \
 	"($(mg root in_use) bytes in use at ${gp_root}/s, base $(mg root base));" \
 	"service/root timely: $(awk -v a="$tm_svc" -v b="$tm_root" \
-		'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }')"
+		'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
 check "the service sets up >= ${TIMELY_MARGIN}x the timely calls of root with 1 GB, or of what -m 64 holds ($tm_svc vs $bound)" \
 	"$tm_svc >= $TIMELY_MARGIN * $bound && $tm_root > 0"
 if [ "$(ksv service capped_ms)" -gt 0 ] 2>/dev/null; then
