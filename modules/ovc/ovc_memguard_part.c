@@ -101,6 +101,11 @@ static void memguard_sample(const struct ovc_tick *t)
 	lock_get(&ovc->lock);
 	p = ovc->params.memguard;
 	lock_release(&ovc->lock);
+	if(!(p.high > 0)) { /* off: no read of the allocator */
+		ovc_dstore(&ovc->mem_cap, 1.0);
+		capping = 0;
+		return;
+	}
 	shm_info(&mi);
 	total = (double)mi.total_size;
 	used = total - (double)mi.free_size;
