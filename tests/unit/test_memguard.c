@@ -58,6 +58,7 @@ START_TEST(test_ample_memory)
 	double served, peak;
 
 	ovc_memguard_defaults(&p);
+	p.high = 0.8;
 	/* 1 GB: 600 calls/s of 12 KB for 10 s hold 70 MB; 8x offered */
 	peak = run(&p, 1, 1024 * MB, 10 * MB, 4800, 600, 12e3, 10, 60,
 			&served);
@@ -74,6 +75,7 @@ START_TEST(test_below_budget_no_cap)
 
 	/* 64 MB, 20 MB held by 300 calls/s, all admitted: no cap */
 	ovc_memguard_defaults(&p);
+	p.high = 0.8;
 	ovc_memguard_init(&g);
 	ck_assert(ovc_memguard_step(&g, &p, 8 * MB, 64 * MB, 30, 30, 0.1) == 1);
 	for(i = 0; i < 50; i++)
@@ -92,10 +94,12 @@ START_TEST(test_off_and_bad_input)
 	double c;
 
 	ovc_memguard_defaults(&p);
+	p.high = 0.8;
 	ovc_memguard_init(&g);
 	p.high = 0;
 	ck_assert(ovc_memguard_step(&g, &p, 63 * MB, 64 * MB, 10, 100, 1) == 1);
 	ovc_memguard_defaults(&p);
+	p.high = 0.8;
 	c = ovc_memguard_step(&g, &p, 62 * MB, 64 * MB, 10, 100, 1);
 	ck_assert(c < 1);
 	ck_assert(ovc_memguard_step(&g, &p, NAN, 64 * MB, 10, 100, 1) == c);
@@ -115,6 +119,7 @@ START_TEST(test_holds_the_budget)
 	double served, peak, total = 64 * MB, base = 12 * MB;
 
 	ovc_memguard_defaults(&p);
+	p.high = 0.8;
 	/* 600 calls/s of 12 KB for 10 s would need 82 MB above the base */
 	peak = run(&p, 0, total, base, 4800, 600, 12e3, 10, 60, &served);
 	ck_assert(peak > total);
