@@ -2,8 +2,9 @@
 /*
  * ovc - R-SOCA memory control: the reaper process (see ovc_tmreap.h).
  *
- * Every 100 ms, only under algorithm rsoca with rsoca.reap on and memory
- * in use >= M_min: the ring hands out the cells older than T B while
+ * Every 100 ms (every second while the algorithm in force tracks no
+ * transaction: nothing to reap, and a wake-up costs the proxy CPU), only
+ * under algorithm rsoca with rsoca.reap on and memory in use >= M_min: the ring hands out the cells older than T B while
  * their delete waits, so hash index and label are read from a cell that
  * cannot be freed meanwhile; the cell is then looked up again through
  * t_lookup_ident(), which takes a reference, and checked to be the same
@@ -32,6 +33,9 @@
 /* Transactions ended per class and pass at most (one pass per 100 ms). */
 #define TR_BATCH 512
 #define TR_PERIOD_NS (100 * OVC_NS_PER_MS)
+/* The period while the algorithm tracks no transaction (not rsoca): the
+ * passes then only pass entries deleted since a switch away from it. */
+#define TR_IDLE_NS OVC_NS_PER_S
 
 struct victim
 {
@@ -172,7 +176,8 @@ static void reaper_run(void)
 	ovc_time_ns next = ovc_now_ns();
 
 	for(;;) {
-		next += TR_PERIOD_NS;
+		next += ovc_traits_now()->tracks_transactions ? TR_PERIOD_NS
+													  : TR_IDLE_NS;
 		ovc_sleep_until(next);
 		if(ovc_now_ns() > next + 10 * TR_PERIOD_NS)
 			next = ovc_now_ns(); /* fell far behind: re-base */

@@ -117,6 +117,12 @@ int ovc_rxq_size_udp(unsigned max_age_ms)
 
 	if(ovc_mp.rcvbuf_udp >= 0 || max_age_ms == udp_auto_age)
 		return 0; /* set by the modparam at start, or already done */
+	if(max_age_ms == 0 && udp_auto_age == (unsigned)-1) {
+		/* no age limit yet (none): the buffers stay as Kamailio set
+		 * them, untouched */
+		udp_auto_age = 0;
+		return 0;
+	}
 	udp_auto_age = max_age_ms;
 	for(si = udp_listen; si; si = si->next, i++) {
 		if(si->socket < 0)
