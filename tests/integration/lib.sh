@@ -602,13 +602,16 @@ plain_run() {
 }
 
 # plain_on_time CG NAME RATE SECS: the proxy in cgroup CG deciding nothing
-# (`none`, kamailio NAME) offered RATE calls/s for SECS (probe_run, its
-# UAC in NAME_uac); PROBE_LATE, PROBE_WHY and PROBE_AT say how it went.
-# Returns 0 when it set its calls up in time (not probe_late), 1 when it
-# was late, 2 when kamailio did not start.
+# (`none`, kamailio NAME; with PROBE_PLAIN=1 no ovc loaded at all) offered
+# RATE calls/s for SECS (probe_run, its UAC in NAME_uac); PROBE_LATE,
+# PROBE_WHY and PROBE_AT say how it went. Returns 0 when it set its calls
+# up in time (not probe_late), 1 when it was late, 2 when kamailio did
+# not start.
 plain_on_time() {
 	local cg=$1 name=$2 rate=$3 secs=$4 calls=$(($3 * $4)) rc=1
-	kam_start -c "$cg" -n "$name" 'OVC_ALGORITHM="none"' || return 2
+	local def='OVC_ALGORITHM="none"'
+	[ "${PROBE_PLAIN:-0}" != 1 ] || def=NO_OVC
+	kam_start -c "$cg" -n "$name" "$def" || return 2
 	uas_start "${name}_uas"
 	if probe_run "${name}_uac" "$rate" "$calls" $((secs + 10)) &&
 		! probe_late "${name}_uac" "$rate" "$calls"; then
