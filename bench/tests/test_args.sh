@@ -132,6 +132,11 @@ accept bench/campaigns/network.sh all
 refuse bench/campaigns/rsoca.sh flashy
 refuse bench/campaigns/rsoca-memory.sh --reprt
 refuse bench/campaigns/rxq.sh 700 lots
+accept bench/campaigns/none-vs-plain.sh
+refuse bench/campaigns/none-vs-plain.sh 1.1
+PAIRS="1.1" refuse bench/campaigns/none-vs-plain.sh
+PAIRS="1.1:0" refuse bench/campaigns/none-vs-plain.sh
+CAP=4x0 refuse bench/campaigns/none-vs-plain.sh
 accept bench/campaigns/rxq.sh 700 1400
 refuse bench/campaigns/tcp.sh -A nosuch
 refuse bench/campaigns/tcp.sh -r "1 x"
