@@ -87,9 +87,10 @@ one_run() {
 	awk -v d="$(date -u +%FT%TZ)" -v a="$arm" -v m="$mult" -v r="$rate" \
 		-v s="$SECS" -v p="$pair" -v t="$timely" -v c="$done_" \
 		-v u0="$u0" -v u1="$u1" -v re="$re" -v q="$QUOTA_US" 'BEGIN {
+		us = c > 0 ? (u1 - u0) / 1000 / c : 0
 		printf "%s,%s,%s,%d,%d,%d,%.1f,%.1f,%.1f,%d,%.3f\n", d, a, m, r, s,
-			p, t / s, c / s, c > 0 ? (u1 - u0) / 1000 / c : 0, re,
-			(u1 - u0) / 1e9 / (s + 1) / (q / 100000) }' >>"$OUT/runs.csv"
+			p, t / s, c / s, us, re, (u1 - u0) / 1e9 / (s + 1) / (q / 100000)
+	}' >>"$OUT/runs.csv"
 	log "$(tail -n1 "$OUT/runs.csv")"
 	sleep 1
 }
