@@ -57,6 +57,7 @@ cp "$MOD" "$T_DIR/ovc.so"
 MOD="$T_DIR/ovc.so"
 t_start=$(date +%s)
 
+cap_arg=${CAP:+CAP=$CAP }
 if [ -z "${CAP:-}" ]; then
 	PROBE_PLAIN=1 probe_capacity "$cg" "$PROBE_SECS" ||
 		{ log "no capacity found"; exit 1; }
@@ -143,4 +144,4 @@ tail -n +2 "$OUT/runs.csv" | tail -n "$(awk -v p="$PAIRS" 'BEGIN {
 	}' | sort
 "$here/bench/tools/results.sh" record "$OUT" \
 	"ovc with none against the plain proxy at 1.0x and 1.1x of the plain proxy's probed capacity (capacity $CAP calls/s)" \
-	"PAIRS=\"$PAIRS\" SECS=$SECS bench/campaigns/none-vs-plain.sh"
+	"${cap_arg}PAIRS=\"$PAIRS\" SECS=$SECS bench/campaigns/none-vs-plain.sh"
