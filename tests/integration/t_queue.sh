@@ -141,13 +141,17 @@ for alg in $ALGS; do
 		# 61.3, 59.1 with 6.0), 55.8 and 56.0 ms on a machine at load
 		# scale 1.58 (bench/results/s30/pi); 50.1-50.5 ms in 5 longer runs
 		# at 8x (bench/RESULTS.md, "pi in the in-core queue"); pi released
-		# every ~2 s held 190-406 ms. The band, -20 %/+44 % of the target,
-		# keeps that spread with 7 ms to spare; the same queue without a
-		# delay target wanders wider (bbc 59.7-88.3 ms, sired 38.1-73.0 ms
-		# in two of those runs), and pi aiming at twice the target (a
-		# module broken so) held 114-117 ms, which the band refuses.
+		# every ~2 s held 190-406 ms. Later the same day, with eight
+		# people's builds and tests sharing the machine, 66.2-78 ms in
+		# seven runs, the code before and after a change alternated under
+		# one lock at 72.0/69.4 and 66.4/66.2 ms: the machine's load moves
+		# the wait by 15 ms. The band, -20 %/+80 % of the target, keeps
+		# that spread with 12 ms to spare; the same queue without a delay
+		# target wanders wider (bbc 59.7-88.3 ms, sired 38.1-73.0 ms in
+		# two of those runs), and pi aiming at twice the target (a module
+		# broken so) held 114-117 ms, which the band still refuses.
 		check "pi: mean queueing delay near the 50 ms target" \
-			"$dmean >= 40 && $dmean <= 72"
+			"$dmean >= 40 && $dmean <= 90"
 		grep -q "reject_at_dequeue: 1" "$T_DIR/pi.stats.txt" &&
 			ok "pi: rejects at dequeue" || fail "pi: rejects at dequeue"
 		s_sent=$(counts_col sos 0_INVITE_Sent)
