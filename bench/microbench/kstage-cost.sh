@@ -16,13 +16,8 @@ top=$(cd "$here/.." && pwd)
 bench_help_if "$0" "$@"
 bench_nargs 0 1 "$@"
 bench_args_checked
-out=${1:-$top/bench/results/kstage-cost}
-make -C "$top" --no-print-directory build/bench/kstage_bench >&2
-mkdir -p "$out"
-raw=$(mktemp)
-trap 'rm -f "$raw"' EXIT
-"$top/scripts/load/with-load-lock.sh" "$top/build/bench/kstage_bench" >"$raw"
-cat "$raw" >&2
+. "$here/microbench/cost-run.sh"
+cost_run kstage_bench kstage-cost "${1:-}"
 awk -v kernel="$(uname -r)" '
 	NR == 1 {
 		insns = $2; bytes = $5

@@ -16,13 +16,8 @@ top=$(cd "$here/.." && pwd)
 bench_help_if "$0" "$@"
 bench_nargs 0 1 "$@"
 bench_args_checked
-out=${1:-$top/bench/results/scan-cost}
-make -C "$top" --no-print-directory build/bench/scan_bench >&2
-mkdir -p "$out"
-raw=$(mktemp)
-trap 'rm -f "$raw"' EXIT
-"$top/scripts/load/with-load-lock.sh" "$top/build/bench/scan_bench" >"$raw"
-cat "$raw" >&2
+. "$here/microbench/cost-run.sh"
+cost_run scan_bench scan-cost "${1:-}"
 awk -v kernel="$(uname -r)" '
 	/^corpus:/ { bytes = $(NF - 1); print "what,ns,mean_bytes,kernel"; next }
 	/^scan, [0-9] Via:/ { sub(/:$/, "", $3); print "scan_" $2 "via," $4 "," bytes "," kernel }

@@ -17,13 +17,8 @@ top=$(cd "$here/.." && pwd)
 bench_help_if "$0" "$@"
 bench_nargs 0 1 "$@"
 bench_args_checked
-out=${1:-$top/bench/results/sendq-cost}
-make -C "$top" --no-print-directory build/bench/sendq_bench >&2
-mkdir -p "$out"
-raw=$(mktemp)
-trap 'rm -f "$raw"' EXIT
-"$top/scripts/load/with-load-lock.sh" "$top/build/bench/sendq_bench" >"$raw"
-cat "$raw" >&2
+. "$here/microbench/cost-run.sh"
+cost_run sendq_bench sendq-cost "${1:-}"
 awk -v kernel="$(uname -r)" '
 	BEGIN { print "queue,ns,unacked,notsent,siocoutq,siocoutqnsd,kernel" }
 	/^(empty queue|backed up):/ {

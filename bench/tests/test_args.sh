@@ -20,7 +20,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 
 sourced="bench/testbed/lib.sh bench/testbed/load.sh bench/testbed/profile.sh
-bench/tools/args.sh"
+bench/tools/args.sh bench/microbench/cost-run.sh"
 for f in $(git ls-files 'bench/*.sh' 'bench/ovc-bench' | grep -v '^bench/results/'); do
 	if [[ " $(echo $sourced) " == *" $f "* ]]; then
 		[ ! -x "$f" ] && ok "$f sourced, not executable" ||
