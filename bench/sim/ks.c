@@ -109,11 +109,5 @@ int sim_ks_holds(const struct sim_world *w)
 
 uint64_t sim_ks_key(const char *buf, size_t len)
 {
-	static struct ovc_ks_work wk;
-	size_t n = len < OVC_KS_SCAN ? len : OVC_KS_SCAN;
-
-	memcpy(wk.b, buf, n);
-	if(ovc_ks_classify(&wk, (unsigned)n) != OVC_KS_INVITE)
-		return 0;
-	return wk.key;
+	return ovc_ks_call_key(buf, len);
 }

@@ -482,4 +482,25 @@ OVC_KS_INLINE int ovc_ks_classify(volatile struct ovc_ks_work *w, unsigned n)
 	return OVC_KS_INVITE;
 }
 
+#ifndef __bpf__
+#include <string.h>
+
+/* User space (the module, the simulator): the key of the initial INVITE
+ * buf (len bytes), the hash of its Call-ID and top Via, as the filter
+ * computes it from its first OVC_KS_SCAN bytes, or 0 when the filter
+ * would not judge it (it passes). Not reentrant (one work area per
+ * translation unit). */
+static inline unsigned long long ovc_ks_call_key(const char *buf,
+		unsigned long len)
+{
+	static struct ovc_ks_work w;
+	unsigned long n = len < OVC_KS_SCAN ? len : OVC_KS_SCAN;
+
+	memcpy(w.b, buf, n);
+	if(ovc_ks_classify(&w, (unsigned)n) != OVC_KS_INVITE)
+		return 0;
+	return w.key;
+}
+#endif
+
 #endif

@@ -404,20 +404,6 @@ static void ks_destroy(void)
 	ks = NULL;
 }
 
-/* The key of the initial INVITE buf (len bytes), the hash of its Call-ID
- * and top Via, as the filter computes it, or 0 when the filter would not
- * judge it (it passes). */
-static uint64_t call_key(const char *buf, size_t len)
-{
-	static struct ovc_ks_work w;
-	size_t n = len < OVC_KS_SCAN ? len : OVC_KS_SCAN;
-
-	memcpy(w.b, buf, n);
-	if(ovc_ks_classify(&w, (unsigned)n) != OVC_KS_INVITE)
-		return 0;
-	return w.key;
-}
-
 static uint32_t now_ms(void)
 {
 	return (uint32_t)(ovc_now_ns() / 1000000);
@@ -430,7 +416,7 @@ int64_t ovc_kstage_call_age_ns(const char *buf, size_t len, uint64_t *key)
 	if(!loaded)
 		return -1;
 	if(*key == 0)
-		*key = call_key(buf, len);
+		*key = ovc_ks_call_key(buf, len);
 	if(*key == 0)
 		return -1;
 	age = ovc_ksb_seen_age_ms(&ksb, *key, now_ms());
@@ -442,7 +428,7 @@ void ovc_kstage_admitted(const char *buf, size_t len, uint64_t key)
 	if(!loaded)
 		return;
 	if(key == 0)
-		key = call_key(buf, len);
+		key = ovc_ks_call_key(buf, len);
 	if(key == 0)
 		return; /* the filter passes it anyway */
 	ovc_ksb_seen_admit(&ksb, key, now_ms());
