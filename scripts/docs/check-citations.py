@@ -22,6 +22,15 @@ between <!-- headline:begin --> and <!-- headline:end -->, is checked
 against its CSV by bench/reports/headline-readme.sh instead); outside those
 markers only the citations themselves are checked.
 
+A figure recorded only in the journal (bench/journal/*.md: the dated
+entries, which hold what a run printed and what no results file keeps)
+cites the entry's section: [563 ns](../bench/journal/2026-11-27.md#what-loading-ovc-costs-and-pis-workers-issue-15-2026-11-27-12001227-utc),
+its target a section of a Markdown page in a folder named journal. Such
+a citation resolves when the section exists and each number of the
+link's text is, as above, a number of the section's text (from its
+heading to the next heading of its level or above). A link to a journal
+section whose text holds no number is an ordinary link.
+
 Every other link to a file of the repository must name a file or folder
 that exists, and a link to a section of a Markdown page (page.md#anchor)
 a heading of that page, as GitHub derives the anchor from it. Exit 1 on
@@ -30,7 +39,10 @@ any failure, each one named with its page and line.
 A DocBook page (FILE.xml: the module's admin guide) cites with a ulink
 on one line, its url the CSV's path relative to the XML file:
 <ulink url="../../../bench/results/tcp/summary.csv#L3">0.94</ulink>
-(the generated plain-text README shows the text, the figure). Its text
+(the generated plain-text README shows the text, the figure), and a
+journal section likewise:
+<ulink url="../../../bench/journal/fair-share.md#fair-share-under-a-flood-issue-38">0.51</ulink>.
+Its text
 may hold entities (&#8211;) and inline tags; in a cited region the text
 of <literal> is skipped as `code` is in Markdown, as are tags, their
 attributes and <programlisting> blocks; any other ulink to a relative
@@ -44,13 +56,19 @@ import sys
 
 LINK = re.compile(r'\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(([^)\s]+\.csv)#L(\d+)\)')
 NUM = re.compile(r'(?<![\w.])(-?\d+(?:\.\d+)?)(\s*%)?')
-FIGURE = re.compile(r'(?<![\w.\-/])\d+(?:\.\d+)?(?:\s*(?:%|ms\b))|'
+FIGURE = re.compile(r'(?<![\w.\-/])\d+(?:\.\d+)?(?:\s*(?:%|ms\b|µs|us\b|ns\b|'
+                    r'[KMG]B\b|calls/s))|'
                     r'(?<![\w.\-/])\d+\.\d+(?![\w.])')
 
 
 ANY = re.compile(r'\]\(([^)\s]+)\)')
 XLINK = re.compile(r'<ulink\s+url="([^"\s]+\.csv)#L(\d+)"\s*>(.*?)</ulink>')
 XANY = re.compile(r'<ulink\s+url="([^"]+)"')
+# a citation of a journal section: [text](PATH/journal/PAGE.md#anchor)
+SEC = re.compile(r'\[((?:[^\[\]]|\[[^\[\]]*\])*)\]'
+                 r'\(((?:[^)\s]*/)?journal/[^)\s/]+\.md)#([^)\s]+)\)')
+XSEC = re.compile(r'<ulink\s+url="((?:[^"\s]*/)?journal/[^"\s/]+\.md)#'
+                  r'([^"\s]+)"\s*>(.*?)</ulink>')
 
 
 def slug(heading):
@@ -69,6 +87,33 @@ def anchors(page, cache={}):
                 got.add(slug(re.sub(r'^#+ +', '', line.rstrip('\n'))))
         cache[page] = got
     return cache[page]
+
+
+def section(page, anchor, cache={}):
+    """The text of the section of a Markdown page whose heading's anchor
+    is anchor (None when there is none)."""
+    if page not in cache:
+        secs = {}
+        stack = []  # (level, anchor) of the sections open at a line
+        fence = False
+        for line in open(page, encoding='utf-8'):
+            if line.startswith('```'):
+                fence = not fence
+            m = None if fence else re.match(r'(#+) +(.*)', line)
+            if m:
+                lvl = len(m.group(1))
+                stack = [(v, a) for v, a in stack if v < lvl]
+                a = slug(m.group(2).rstrip('\n'))
+                stack.append((lvl, a))
+                secs.setdefault(a, [])
+            for _, a in stack:
+                secs[a].append(line)
+        cache[page] = {a: ''.join(t) for a, t in secs.items()}
+    return cache[page].get(anchor)
+
+
+def numbers(text):
+    return [float(m.group(1)) for m in NUM.finditer(text)]
 
 
 def fields(line):
@@ -106,12 +151,24 @@ def cites(page, line):
             for m in LINK.finditer(line)]
 
 
+def sections(page, line):
+    """(text, path, anchor) of each journal section a line cites."""
+    if page.endswith('.xml'):
+        got = [(html.unescape(re.sub(r'<[^>]*>', '', m.group(3))),
+                m.group(1), m.group(2)) for m in XSEC.finditer(line)]
+    else:
+        got = [(m.group(1), m.group(2), m.group(3))
+               for m in SEC.finditer(line)]
+    return [g for g in got if NUM.search(g[0])]
+
+
 def check_xml_links(page, n, line):
     bad = 0
     base = os.path.dirname(page)
     for m in XANY.finditer(line):
         target = m.group(1)
-        if re.match(r'[a-z]+:', target) or re.search(r'\.csv#L\d+$', target):
+        if re.match(r'[a-z]+:', target) or re.search(r'\.csv#L\d+$', target) \
+                or re.search(r'journal/[^/]+\.md#', target):
             continue
         path = target.partition('#')[0]
         if path and not os.path.exists(os.path.normpath(os.path.join(base,
@@ -131,11 +188,15 @@ def uncited_text(page, line):
     """What of a line in a cited region is neither citation nor code."""
     if page.endswith('.xml'):
         rest = XLINK.sub('', line)
+        rest = XSEC.sub(lambda m: '' if NUM.search(m.group(3)) else
+                        m.group(0), rest)
         rest = re.sub(r'<literal>.*?</literal>', '', rest)
         rest = re.sub(r'<!--.*?-->', '', rest)
         rest = re.sub(r'<[^>]*>', ' ', rest)
         return html.unescape(rest)
     rest = LINK.sub('', line)
+    rest = SEC.sub(lambda m: '' if NUM.search(m.group(1)) else m.group(0),
+                   rest)
     rest = re.sub(r'`[^`]*`', '', rest)
     rest = re.sub(r'\]\([^)]*\)', ']', rest)  # other links' targets
     return re.sub(r'<!--.*?-->', '', rest)
@@ -190,9 +251,25 @@ def check(page):
                     print(f'check-docs: {where}: {num.group(0).strip()} '
                           f'is not in that row: {rows[row - 1][:160]}')
                     bad = 1
+        for text, path, anchor in sections(page, line):
+            where = f'{page}:{n}: [{text}]({path}#{anchor})'
+            f = os.path.normpath(os.path.join(base, path))
+            got = section(f, anchor) if os.path.isfile(f) else None
+            if got is None:
+                print(f'check-docs: {where}: no such section'
+                      + ('' if os.path.isfile(f) else f' (no file {f})'))
+                bad = 1
+                continue
+            vals = numbers(got)
+            for num in NUM.finditer(text):
+                if not matches(num.group(1), bool(num.group(2)), vals):
+                    print(f'check-docs: {where}: {num.group(0).strip()} '
+                          'is not in that section')
+                    bad = 1
         if xml:
             bad |= check_xml_links(page, n, line)
         cited_here = [p + '#L' + str(r) for _, p, r in cites(page, line)]
+        cited_here += [p + '#' + a for _, p, a in sections(page, line)]
         for m in ([] if xml else ANY.finditer(line)):
             target = m.group(1)
             if re.match(r'[a-z]+:', target) or target in cited_here:

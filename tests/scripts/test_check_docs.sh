@@ -9,7 +9,11 @@
 # docs/algorithms.md: a citation of a results row that holds the figure
 # passes (and the README shows the figure), one of a row that does not,
 # or of a file that is not there, fails, and so does a figure in a cited
-# region that cites nothing, in each of the two files. Needs the doc tools (build/*_doc, xsltproc,
+# region that cites nothing, in each of the two files; so do a journal
+# section's citation (a link to bench/journal/PAGE.md#section): it passes
+# when the section holds the figure and fails when it does not or when
+# there is no such section; and a whole number with a unit (ns) in a
+# cited region is a figure. Needs the doc tools (build/*_doc, xsltproc,
 # docbook-xsl, docbook-xml, w3m, xmllint: make deps).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -130,6 +134,34 @@ cite_md "1.227"
 is "an uncited figure in docs/algorithms.md's cited region fails" "$(run)" 1
 is "... naming it" "$(said 'figure "1.227" cites no row')" 1
 cp "$F/algorithms.md" "$alg"
+
+# a figure only the journal records cites the journal's section; a unit
+# (ns, µs, MB, calls/s) makes a whole number a figure too
+sec=fair-share.md#fair-share-under-a-flood-issue-38
+cite_md "[1603 ns](../bench/journal/$sec) for an INVITE"
+is "a Markdown citation of a journal section holding the figure passes" "$(run)" 0
+cp "$F/algorithms.md" "$alg"
+cite_md "[1604 ns](../bench/journal/$sec) for an INVITE"
+is "a journal section citation whose figure the section lacks fails" "$(run)" 1
+is "... naming it" "$(said '1604 is not in that section')" 1
+cp "$F/algorithms.md" "$alg"
+cite_md "[1603 ns](../bench/journal/fair-share.md#no-such-section) for an INVITE"
+is "a citation of a journal section that is not there fails" "$(run)" 1
+is "... naming it" "$(said 'no-such-section): no such section')" 1
+cp "$F/algorithms.md" "$alg"
+cite_md "1603 ns for an INVITE"
+is "an uncited whole number with a unit in a cited region fails" "$(run)" 1
+is "... naming it" "$(said 'figure "1603 ns" cites no row')" 1
+cp "$F/algorithms.md" "$alg"
+cite_xml "<ulink url=\"../../../bench/journal/$sec\">1603 ns</ulink>"
+is "an XML citation of a journal section passes" "$(run --update)" 0
+is "... and the README shows it" \
+	"$(grep -c 'occ set up 1603 ns of the capacity in time' "$t/modules/ovc/README")" 1
+restore
+cite_xml "<ulink url=\"../../../bench/journal/$sec\">1604 ns</ulink>"
+is "an XML citation of a journal section without the figure fails" "$(run)" 1
+is "... naming it" "$(said '1604 is not in that section')" 1
+restore
 
 is "restored, the copy passes again" "$(run)" 0
 t_done
