@@ -22,6 +22,11 @@ between <!-- headline:begin --> and <!-- headline:end -->, is checked
 against its CSV by bench/reports/headline-readme.sh instead); outside those
 markers only the citations themselves are checked.
 
+A citation may be a reference-style link, [0.98][h8] with the line
+[h8]: results/headline/headline.csv#L8 elsewhere on the page: it is read
+as the inline link it stands for. The definition lines themselves are
+links like any other (they must name a file, and a heading).
+
 A figure recorded only in the journal (bench/journal/*.md: the dated
 entries, which hold what a run printed and what no results file keeps)
 cites the entry's section: [563 ns](../bench/journal/2026-11-27.md#what-loading-ovc-costs-and-pis-workers-issue-15-2026-11-27-12001227-utc),
@@ -202,15 +207,52 @@ def uncited_text(page, line):
     return re.sub(r'<!--.*?-->', '', rest)
 
 
+# a reference-style link [text][label], and the label's definition
+REFUSE = re.compile(r'\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\[([^\[\]]+)\]')
+REFDEF = re.compile(r'^ {0,3}\[([^\[\]]+)\]: *(\S+)\s*$')
+
+
+def references(lines):
+    """label (lower case) -> target of the page's reference definitions,
+    outside fenced code."""
+    got = {}
+    fence = False
+    for line in lines:
+        if line.startswith('```'):
+            fence = not fence
+        m = None if fence else REFDEF.match(line)
+        if m:
+            got.setdefault(m.group(1).lower(), m.group(2))
+    return got
+
+
 def check(page):
     bad = 0
     xml = page.endswith('.xml')
     base = os.path.dirname(page)
     lines = open(page, encoding='utf-8').read().split('\n')
+    refs = {} if xml else references(lines)
     cited = False
     fence = False
     generated = False
     for n, line in enumerate(lines, 1):
+        d = None if xml or fence else REFDEF.match(line)
+        if d and not re.match(r'[a-z]+:', d.group(2)):
+            path, _, anchor = re.sub(r'#L\d+$', '', d.group(2)).partition('#')
+            f = os.path.normpath(os.path.join(base, path)) if path else page
+            if not os.path.exists(f):
+                print(f'check-docs: {page}:{n}: [{d.group(1)}]: {d.group(2)}: '
+                      'no such file')
+                bad = 1
+            elif anchor and f.endswith('.md') and anchor not in anchors(f):
+                print(f'check-docs: {page}:{n}: [{d.group(1)}]: {d.group(2)} '
+                      'names no heading')
+                bad = 1
+            continue
+        if refs and not line.startswith('```'):
+            line = REFUSE.sub(lambda m: f'[{m.group(1)}]({refs[m.group(2).lower()]})'
+                              if m.group(2).lower() in refs else m.group(0),
+                              line)
         if not xml and line.startswith('```'):
             fence = not fence
             continue

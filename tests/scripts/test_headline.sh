@@ -14,7 +14,10 @@
 # row it names (rounded half up, 1.085 as 1.09) and fails a wrong figure, a missing row, a missing file
 # and a figure in a cited region that cites nothing (the region bounded
 # by its markers where they sit inside a line); a link to a heading,
-# a file or a folder passes, one to a missing heading or file fails.
+# a file or a folder passes, one to a missing heading or file fails; a
+# reference-style citation ([0.90][r5], [r5]: FILE#L5) is checked as the
+# link it stands for, and a reference definition to a missing file or
+# heading fails.
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -134,6 +137,18 @@ if cite; then ok "links to a heading, a folder, a file pass"; else
 	no "links to a heading, a folder, a file fail: $(cat "$F/c.out")"; fi
 for bad in '[x](c.md#no-such-heading)' '[x](res/none.png)'; do
 	printf '# A heading\n%s\n' "$bad" >"$F/c.md"
+	if cite; then no "passes: $bad"; else ok "fails: $(head -c 60 "$F/c.out")"; fi
+done
+# reference-style citations: [text][label], the label defined on a line
+printf '# A heading\n<!-- cited:begin -->\nat 16x [0.90][r5] <!-- cited:end -->\n\n[r5]: res/h.csv#L5\n[h]: c.md#a-heading\n' >"$F/c.md"
+if cite; then ok "a reference-style citation passes"; else
+	no "a reference-style citation fails: $(cat "$F/c.out")"; fi
+for bad in '[0.91][r5]' '[0.90][r9]'; do
+	printf '<!-- cited:begin -->\n%s\n<!-- cited:end -->\n\n[r5]: res/h.csv#L5\n[r9]: res/h.csv#L9\n' "$bad" >"$F/c.md"
+	if cite; then no "passes: $bad"; else ok "fails: $(head -c 60 "$F/c.out")"; fi
+done
+for bad in '[r]: res/none.csv#L2' '[r]: c.md#no-such-heading'; do
+	printf '# A heading\n\n%s\n' "$bad" >"$F/c.md"
 	if cite; then no "passes: $bad"; else ok "fails: $(head -c 60 "$F/c.out")"; fi
 done
 t_done
