@@ -11,16 +11,35 @@
  * the budget.
  */
 #include <math.h>
+#include <string.h>
 
 #include "core/dprint.h"
 #include "core/mem/shm.h"
 
 #include "ovc/memguard.h"
 
+#include "ovc_memguard.h"
 #include "ovc_part.h"
 #include "ovc_shm.h"
 
 #define MB (1024.0 * 1024.0)
+
+/* What every process sees: the guard's figures, allocated in shared
+ * memory at mod_init (before the fork). The ticker writes them, any
+ * process reads them; atomics only, no lock. */
+struct mg_shm
+{
+	ovc_atomic_double cap;		/* its cap on the admission (1: none) */
+	ovc_atomic_double k;		/* bytes held per admitted call/s */
+	ovc_atomic_double rate_max; /* calls/s its budget holds (< 0: not
+								   known yet) */
+	ovc_atomic_double base;		/* least shm in use seen, bytes */
+	_Atomic uint64_t real;		/* shm in use with the allocator's
+								   overhead, bytes (last sample) */
+	_Atomic uint64_t capped_ms; /* time its cap held, ms */
+};
+
+static struct mg_shm *mg;
 
 /* ticker only */
 static struct ovc_memguard guard;
@@ -34,6 +53,14 @@ static int memguard_init(const struct ovc_params *p)
 {
 	struct mem_info mi;
 
+	mg = shm_malloc(sizeof(*mg));
+	if(mg == NULL) {
+		SHM_MEM_ERROR;
+		return -1;
+	}
+	memset(mg, 0, sizeof(*mg));
+	ovc_dstore(&mg->cap, 1.0);
+	ovc_dstore(&mg->rate_max, -1.0);
 	ovc_memguard_init(&guard);
 	if(!(p->memguard.high > 0)) {
 		LM_NOTICE("ovc: the shared-memory guard is off (mem.high 0)\n");
@@ -54,7 +81,7 @@ static void say_capping(const struct ovc_memguard_params *p, double total)
 {
 	double serve = ovc_dload(&ovc->capacity), used, need;
 
-	used = (double)atomic_load(&ovc->mem_real);
+	used = (double)atomic_load(&mg->real);
 	if(!(serve > guard.adm))
 		serve = guard.off;
 	if(!(guard.k > 0)) {
@@ -102,22 +129,22 @@ static void memguard_sample(const struct ovc_tick *t)
 	p = ovc->params.memguard;
 	lock_release(&ovc->lock);
 	if(!(p.high > 0)) { /* off: no read of the allocator */
-		ovc_dstore(&ovc->mem_cap, 1.0);
+		ovc_dstore(&mg->cap, 1.0);
 		capping = 0;
 		return;
 	}
 	shm_info(&mi);
 	total = (double)mi.total_size;
 	used = total - (double)mi.free_size;
-	atomic_store(&ovc->mem_real, (uint64_t)used);
+	atomic_store(&mg->real, (uint64_t)used);
 	cap = ovc_memguard_step(
 			&guard, &p, used, total, (double)adm, (double)off, dt);
-	ovc_dstore(&ovc->mem_k, guard.k);
-	ovc_dstore(&ovc->mem_rate_max, guard.rate_max);
-	ovc_dstore(&ovc->mem_base, guard.base);
-	ovc_dstore(&ovc->mem_cap, cap);
+	ovc_dstore(&mg->k, guard.k);
+	ovc_dstore(&mg->rate_max, guard.rate_max);
+	ovc_dstore(&mg->base, guard.base);
+	ovc_dstore(&mg->cap, cap);
 	if(cap < 1) {
-		atomic_fetch_add(&ovc->mem_capped_ms, (uint64_t)llround(dt * 1000));
+		atomic_fetch_add(&mg->capped_ms, (uint64_t)llround(dt * 1000));
 		say_capping(&p, total);
 	}
 	capping = cap < 1;
@@ -127,23 +154,36 @@ static void memguard_sample(const struct ovc_tick *t)
 static void memguard_stats(rpc_t *rpc, void *ctx, void *th)
 {
 	void *h;
-	double rm = ovc_dload(&ovc->mem_rate_max);
+	double rm = ovc_dload(&mg->rate_max);
 
 	if(rpc->struct_add(th, "{", "mem_guard", &h) < 0)
 		return;
-	rpc->struct_add(h, "fJJJfJ", "cap", ovc_dload(&ovc->mem_cap), "in_use",
-			(unsigned long long)atomic_load(&ovc->mem_real), "base",
-			(unsigned long long)llround(ovc_dload(&ovc->mem_base)),
+	rpc->struct_add(h, "fJJJfJ", "cap", ovc_dload(&mg->cap), "in_use",
+			(unsigned long long)atomic_load(&mg->real), "base",
+			(unsigned long long)llround(ovc_dload(&mg->base)),
 			"held_per_call_s",
-			(unsigned long long)llround(ovc_dload(&ovc->mem_k)), "rate_max",
+			(unsigned long long)llround(ovc_dload(&mg->k)), "rate_max",
 			rm, "capped_ms",
-			(unsigned long long)atomic_load(&ovc->mem_capped_ms));
+			(unsigned long long)atomic_load(&mg->capped_ms));
 }
 
 /* ovc.reset */
 static void memguard_reset(void)
 {
-	atomic_store(&ovc->mem_capped_ms, 0);
+	atomic_store(&mg->capped_ms, 0);
+}
+
+/* mod_destroy */
+static void memguard_destroy(void)
+{
+	if(mg != NULL)
+		shm_free(mg);
+	mg = NULL;
+}
+
+double ovc_memguard_cap(void)
+{
+	return mg != NULL ? ovc_dload(&mg->cap) : 1.0;
 }
 
 const struct ovc_part ovc_part_memguard = {
@@ -152,4 +192,5 @@ const struct ovc_part ovc_part_memguard = {
 		.sample = memguard_sample,
 		.stats = memguard_stats,
 		.reset = memguard_reset,
+		.destroy = memguard_destroy,
 };

@@ -97,8 +97,6 @@ int ovc_shm_init(const struct ovc_params *params, enum ovc_alg alg,
 	ovc_dstore(&ovc->f, 1.0);
 	ovc_dstore(&ovc->f_eff, 1.0);
 	ovc_dstore(&ovc->rxq_guard_f, 1.0);
-	ovc_dstore(&ovc->mem_cap, 1.0);
-	ovc_dstore(&ovc->mem_rate_max, -1.0);
 	ovc->hist_size = hist_size;
 	clock_gettime(CLOCK_REALTIME, &rt);
 	clock_gettime(CLOCK_MONOTONIC, &mono);

@@ -85,15 +85,6 @@ struct ovc_shm
 	ovc_atomic_double rxq_drain;	  /* drain rate estimate, messages/s */
 	ovc_atomic_double rxq_guard_f;	  /* guard's cap on f in force (1: none) */
 	ovc_atomic_double f_eff;		  /* f the acceptor applies: min(f, cap) */
-	/* the shared-memory guard (ovc_memguard_part.c; ticker writes) */
-	ovc_atomic_double mem_cap;		  /* its cap on the admission (1: none) */
-	ovc_atomic_double mem_k;		  /* bytes held per admitted call/s */
-	ovc_atomic_double mem_rate_max;	  /* calls/s its budget holds (< 0:
-										 not known yet) */
-	ovc_atomic_double mem_base;		  /* least shm in use seen, bytes */
-	_Atomic uint64_t mem_real;		  /* shm in use with the allocator's
-										 overhead, bytes (last epoch) */
-	_Atomic uint64_t mem_capped_ms;	  /* time its cap held, ms */
 	_Atomic uint64_t rxq_age_stamped;	/* age checks by kernel timestamp */
 	_Atomic uint64_t rxq_age_estimated; /* age checks by estimated wait */
 	_Atomic uint64_t rxq_proc_reads;	/* /proc fallback reads */

@@ -28,6 +28,7 @@
 #include "ovc/rxq.h"
 
 #include "ovc_fair.h"
+#include "ovc_memguard.h"
 #include "ovc_onset.h"
 #include "ovc_part.h"
 #include "ovc_queue.h"
@@ -68,7 +69,7 @@ static void apply_plan(double f, double drain, int set_drain)
 	ovc_plan_make(t, f, share_now, drain, over, cap, &pl);
 	ovc_fair_plan(t, &pl); /* the heaviest sources first (ovc/fair.h) */
 	/* the shared-memory guard, overload or not (ovc_memguard_part.c) */
-	ovc_plan_cap(t, ovc_dload(&ovc->mem_cap), &pl);
+	ovc_plan_cap(t, ovc_memguard_cap(), &pl);
 	ovc_dstore(&ovc->rxq_guard_f, pl.guard_cap);
 	ovc_acceptor_set(&ovc->acc_arrival, pl.f_arrival);
 	ovc_dstore(&ovc->f_eff, pl.f_accept);
