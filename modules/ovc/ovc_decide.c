@@ -38,10 +38,7 @@ void ovc_admit_settings(struct ovc_adm_cfg *cfg)
 	cfg->overloaded = ovc_overloaded();
 	/* while overloaded, the shorter limit that still lets enough fresh
 	 * INVITEs through (ovc_derive_age_loaded()) */
-	cfg->max_age_ms = atomic_load_explicit(cfg->overloaded
-					? &ovc->rxq_age_loaded_ms
-					: &ovc->rxq_max_age_ms,
-			memory_order_relaxed);
+	cfg->max_age_ms = ovc_onset_max_age_ms(cfg->overloaded);
 	cfg->queue_on = ovc_queue_on();
 	/* read only where it matters, and without the queue's lock: this runs
 	 * for every request */

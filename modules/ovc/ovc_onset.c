@@ -4,8 +4,10 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/dprint.h"
+#include "core/mem/shm_mem.h"
 
 #include "ovc/derive.h"
 #include "ovc/onset.h"
@@ -17,6 +19,28 @@
 
 /* "no INVITE in this window" */
 #define NONE_SEEN UINT64_MAX
+
+/* What every process sees: the overload state and the receive-queue
+ * settings in force, allocated in shared memory at mod_init (before the
+ * fork). The ticker writes them, the request path notes its waits and
+ * reads the age limit; atomics only, no lock. */
+struct onset_shm
+{
+	_Atomic int overload;		 /* 1: evident, the controllers act */
+	_Atomic uint64_t onsets;	 /* transitions to overload */
+	_Atomic uint64_t rx_min_ns;	 /* least receive-queue age of an initial
+									INVITE in this window */
+	_Atomic uint64_t q_min_ns;	 /* least in-core queue wait in it */
+	_Atomic unsigned max_age_ms; /* rxq.max_age_ms in force (derived) */
+	_Atomic unsigned age_loaded_ms; /* the age limit while overloaded
+									   (ovc_derive_age_loaded()) */
+	ovc_atomic_double guard_ms;		/* rxq.guard_ms in force (derived) */
+	ovc_atomic_double onset_ms;		/* rxq.onset_ms in force (derived) */
+	ovc_atomic_double enter_ms;		/* wait that starts an overload */
+	ovc_atomic_double stall_ms;		/* CFS stall of the detected quota */
+};
+
+static struct onset_shm *os;
 
 static struct ovc_onset onset;	/* ticker only */
 static ovc_time_ns window_start; /* start of the open window, ns */
@@ -49,12 +73,12 @@ static int feed_holds(void)
 void ovc_onset_note_rx(int64_t wait_ns)
 {
 	if(wait_ns >= 0)
-		ovc_min_store(&ovc->onset_rx_min_ns, (uint64_t)wait_ns);
+		ovc_min_store(&os->rx_min_ns, (uint64_t)wait_ns);
 }
 
 void ovc_onset_note_queue(uint64_t wait_ns)
 {
-	ovc_min_store(&ovc->onset_q_min_ns, wait_ns);
+	ovc_min_store(&os->q_min_ns, wait_ns);
 }
 
 void ovc_onset_note_held(int held)
@@ -73,16 +97,16 @@ void ovc_onset_settings(
 	ovc_derive_rxq(p, stall, eff);
 	if(p->max_age_ms < 0 && ovc_traits_now()->controlled == 0)
 		eff->max_age_ms = 0;
-	atomic_store(&ovc->rxq_max_age_ms, eff->max_age_ms);
+	atomic_store(&os->max_age_ms, eff->max_age_ms);
 	/* the limit while overloaded: the one given, else derived each epoch
 	 * (onset_apply()), the limit below overload until then */
-	loaded = atomic_load(&ovc->rxq_age_loaded_ms);
+	loaded = atomic_load(&os->age_loaded_ms);
 	if(p->max_age_ms >= 0 || loaded == 0 || loaded > eff->max_age_ms)
-		atomic_store(&ovc->rxq_age_loaded_ms, eff->max_age_ms);
-	ovc_dstore(&ovc->guard_ms, eff->guard_ms);
-	ovc_dstore(&ovc->onset_ms, eff->onset_ms);
-	ovc_dstore(&ovc->onset_enter_ms, eff->enter_ms);
-	ovc_dstore(&ovc->stall_ms, stall);
+		atomic_store(&os->age_loaded_ms, eff->max_age_ms);
+	ovc_dstore(&os->guard_ms, eff->guard_ms);
+	ovc_dstore(&os->onset_ms, eff->onset_ms);
+	ovc_dstore(&os->enter_ms, eff->enter_ms);
+	ovc_dstore(&os->stall_ms, stall);
 }
 
 /* A wait of the window as text: ms, or "none" (no INVITE). */
@@ -157,17 +181,17 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 	if(window_start == 0) {
 		ovc_onset_init(&onset);
 		window_start = now;
-		atomic_store(&ovc->onset_rx_min_ns, NONE_SEEN);
-		atomic_store(&ovc->onset_q_min_ns, NONE_SEEN);
+		atomic_store(&os->rx_min_ns, NONE_SEEN);
+		atomic_store(&os->q_min_ns, NONE_SEEN);
 		window_invites = atomic_load(
 				&ovc->total.v[OVC_CLASS_INVITE][OVC_V_OFFERED]);
 		window_waited = refused_for_wait();
 		window_arrivals = feed_arrivals();
 	}
 	if((double)(now - window_start) < win_ms * 1e6)
-		return atomic_load(&ovc->overload);
-	rx = take_min_ms(&ovc->onset_rx_min_ns);
-	q = take_min_ms(&ovc->onset_q_min_ns);
+		return atomic_load(&os->overload);
+	rx = take_min_ms(&os->rx_min_ns);
+	q = take_min_ms(&os->q_min_ns);
 	invites = atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_OFFERED]);
 	waited = refused_for_wait();
 	arrivals = feed_arrivals();
@@ -208,32 +232,81 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
 		on = 0; /* nothing is controlled, nothing to report (an age limit
 				   set under none acts in overload) */
 	window_start = now;
-	if(on != atomic_exchange(&ovc->overload, on))
+	if(on != atomic_exchange(&os->overload, on))
 		log_change(on, now, rx, q, least, why, &signs);
-	atomic_store(&ovc->onsets, onset.onsets);
+	atomic_store(&os->onsets, onset.onsets);
 	return on;
 }
 
 int ovc_onset_observing(void)
 {
 	return ovc_traits_now()->controlled == 0
-		   && atomic_load(&ovc->rxq_max_age_ms) == 0;
+		   && atomic_load(&os->max_age_ms) == 0;
 }
 
 int ovc_overloaded(void)
 {
-	return atomic_load_explicit(&ovc->overload, memory_order_relaxed);
+	return os != NULL
+		   && atomic_load_explicit(&os->overload, memory_order_relaxed);
+}
+
+unsigned ovc_onset_max_age_ms(int loaded)
+{
+	if(os == NULL)
+		return 0;
+	return atomic_load_explicit(loaded ? &os->age_loaded_ms : &os->max_age_ms,
+			memory_order_relaxed);
+}
+
+double ovc_onset_guard_ms(void)
+{
+	return os != NULL ? ovc_dload(&os->guard_ms) : 0;
+}
+
+double ovc_onset_stall_ms(void)
+{
+	return os != NULL ? ovc_dload(&os->stall_ms) : 0;
+}
+
+void ovc_onset_view(struct ovc_onset_view *v)
+{
+	memset(v, 0, sizeof(*v));
+	if(os == NULL)
+		return;
+	v->overload = atomic_load(&os->overload);
+	v->onsets = atomic_load(&os->onsets);
+	v->max_age_ms = atomic_load(&os->max_age_ms);
+	v->age_loaded_ms = atomic_load(&os->age_loaded_ms);
+	v->guard_ms = ovc_dload(&os->guard_ms);
+	v->onset_ms = ovc_dload(&os->onset_ms);
+	v->enter_ms = ovc_dload(&os->enter_ms);
+	v->stall_ms = ovc_dload(&os->stall_ms);
 }
 
 /* ------------------------------------------------ the part */
 
-/* mod_init: the derived receive-queue settings in force from the start. */
+/* mod_init: the shared block, and the derived receive-queue settings in
+ * force from the start. */
 static int onset_init(const struct ovc_params *p)
 {
 	struct ovc_rxq_eff eff;
 
+	os = shm_malloc(sizeof(*os));
+	if(os == NULL) {
+		SHM_MEM_ERROR;
+		return -1;
+	}
+	memset(os, 0, sizeof(*os));
 	ovc_onset_settings(&p->rxq, &eff);
 	return 0;
+}
+
+/* mod_destroy */
+static void onset_destroy(void)
+{
+	if(os != NULL)
+		shm_free(os);
+	os = NULL;
 }
 
 /* INVITEs refused for their wait by the last epoch (ticker only) */
@@ -274,7 +347,7 @@ static void onset_sample(const struct ovc_tick *t)
 static void onset_apply(const struct ovc_ctl *ctl, const struct ovc_measure *m,
 		const struct ovc_output *out)
 {
-	unsigned max_age = atomic_load(&ovc->rxq_max_age_ms), loaded = max_age;
+	unsigned max_age = atomic_load(&os->max_age_ms), loaded = max_age;
 	double cap = ovc_dload(&ovc->capacity), need = 0;
 
 	if(rxq_now != NULL && rxq_now->max_age_ms < 0) {
@@ -284,7 +357,7 @@ static void onset_apply(const struct ovc_ctl *ctl, const struct ovc_measure *m,
 				ovc_sampler_stall_ms(),
 				(double)ovc_sampler_cpu_period_ns() / 1e6, need);
 	}
-	atomic_store(&ovc->rxq_age_loaded_ms, loaded);
+	atomic_store(&os->age_loaded_ms, loaded);
 }
 
 static void onset_second_end(
@@ -300,4 +373,5 @@ const struct ovc_part ovc_part_onset = {
 		.measure = onset_measure,
 		.apply = onset_apply,
 		.second_end = onset_second_end,
+		.destroy = onset_destroy,
 };

@@ -46,8 +46,38 @@ int ovc_onset_tick(ovc_time_ns now, const struct ovc_rxq_eff *eff,
  * no age limit in force): ovc only observes, and reports no overload. */
 int ovc_onset_observing(void);
 
-/* Is overload evident now? */
+/* Is overload evident now? 1 or 0. Lock-free; any process. */
 int ovc_overloaded(void);
+
+/* The receive-queue age limit in force, ms (0: none): while overloaded
+ * when loaded is 1 (ovc_derive_age_loaded()), else below overload.
+ * Lock-free; any process. */
+unsigned ovc_onset_max_age_ms(int loaded);
+
+/* rxq.guard_ms in force (derived), ms. Lock-free; any process. */
+double ovc_onset_guard_ms(void);
+
+/* The CFS stall of the detected CPU quota, ms (0: no quota). Lock-free;
+ * any process. */
+double ovc_onset_stall_ms(void);
+
+/* The overload state and the receive-queue settings in force, as the
+ * "rxq" block of ovc.stats shows them. */
+struct ovc_onset_view
+{
+	int overload;			/* 1: evident */
+	uint64_t onsets;		/* transitions to overload */
+	unsigned max_age_ms;	/* age limit below overload, ms (0: none) */
+	unsigned age_loaded_ms; /* age limit while overloaded, ms */
+	double guard_ms;		/* rxq.guard_ms in force, ms */
+	double onset_ms;		/* rxq.onset_ms in force, ms */
+	double enter_ms;		/* wait that starts an overload, ms */
+	double stall_ms;		/* CFS stall of the detected quota, ms */
+};
+
+/* Fills *v with the figures in force now (all 0 before mod_init).
+ * Lock-free; any process. */
+void ovc_onset_view(struct ovc_onset_view *v);
 
 /* What a stage in front of the receive queue tells the overload test
  * (the kernel stage, ovc_kstage.h, gives its own at mod_init). */

@@ -200,11 +200,11 @@ unsigned ovc_queue_max_wait_ms(void)
 
 	if(ovc_q->max_wait_ms >= 0)
 		return (unsigned)ovc_q->max_wait_ms;
-	age = atomic_load_explicit(&ovc->rxq_max_age_ms, memory_order_relaxed);
+	age = ovc_onset_max_age_ms(0);
 	if(age == 0)
 		return OVC_QUEUE_MAX_WAIT_NO_AGE;
 	/* below capacity an INVITE may wait out one CFS stall in each queue */
-	return age + (unsigned)ovc_dload(&ovc->stall_ms);
+	return age + (unsigned)ovc_onset_stall_ms();
 }
 
 struct ovc_qitem *ovc_queue_pop(ovc_time_ns now)

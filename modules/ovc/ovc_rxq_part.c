@@ -8,6 +8,7 @@
 #include "core/sr_module.h"
 
 #include "ovc_modparams.h"
+#include "ovc_onset.h"
 #include "ovc_part.h"
 #include "ovc_rxq.h"
 #include "ovc_rxq_size.h"
@@ -37,7 +38,7 @@ static void rxq_start(const struct ovc_tick *t)
 static void rxq_sample(const struct ovc_tick *t)
 {
 	ovc_rxq_sample(t->now, t->rxq);
-	ovc_rxq_size_udp(atomic_load(&ovc->rxq_max_age_ms));
+	ovc_rxq_size_udp(ovc_onset_max_age_ms(0));
 }
 
 static void rxq_second_end(
@@ -70,18 +71,15 @@ static void rxq_stats(rpc_t *rpc, void *ctx, void *th)
 {
 	void *h;
 	double cap = ovc_dload(&ovc->rxq_guard_f);
-	double guard_ms = 0;
-	double max_age = 0;
+	struct ovc_onset_view o;
 
 	if(rpc->struct_add(th, "{", "rxq", &h) < 0)
 		return;
-	guard_ms = ovc_dload(&ovc->guard_ms);
-	max_age = atomic_load(&ovc->rxq_max_age_ms);
-	rpc->struct_add(h, "dJfffdffd", "overload", atomic_load(&ovc->overload),
-			"onsets", (unsigned long long)atomic_load(&ovc->onsets), "onset_ms",
-			ovc_dload(&ovc->onset_ms), "onset_enter_ms",
-			ovc_dload(&ovc->onset_enter_ms), "stall_ms",
-			ovc_dload(&ovc->stall_ms), "rcvbuf_udp_msgs", ovc_mp.rcvbuf_udp,
+	ovc_onset_view(&o);
+	rpc->struct_add(h, "dJfffdffd", "overload", o.overload, "onsets",
+			(unsigned long long)o.onsets, "onset_ms", o.onset_ms,
+			"onset_enter_ms", o.enter_ms, "stall_ms", o.stall_ms,
+			"rcvbuf_udp_msgs", ovc_mp.rcvbuf_udp,
 			"cpu_reject", ovc_dload(&ovc->cpu_reject), "capacity_cps",
 			ovc_dload(&ovc->capacity), "sample_ms",
 			(int)atomic_load(&ovc->rxq_sample_ms));
@@ -101,8 +99,8 @@ static void rxq_stats(rpc_t *rpc, void *ctx, void *th)
 			"rcvbuf_tcp_bytes",
 			(unsigned long long)atomic_load(&ovc->rxq_rcvbuf_tcp), "mss_tcp",
 			(unsigned long long)atomic_load(&ovc->rxq_mss_tcp), "guard_ms",
-			guard_ms, "guard_f", cap, "f_effective", ovc_dload(&ovc->f_eff),
-			"max_age_ms", (unsigned long long)max_age, "age_rejects",
+			o.guard_ms, "guard_f", cap, "f_effective", ovc_dload(&ovc->f_eff),
+			"max_age_ms", (unsigned long long)o.max_age_ms, "age_rejects",
 			(unsigned long long)atomic_load(
 					&ovc->ev_total[OVC_E_AGE_REJECT]),
 			"age_by_timestamp",
@@ -113,7 +111,7 @@ static void rxq_stats(rpc_t *rpc, void *ctx, void *th)
 	rpc->struct_add(h, "JJJ", "proc_reads",
 			(unsigned long long)atomic_load(&ovc->rxq_proc_reads),
 			"max_age_loaded_ms",
-			(unsigned long long)atomic_load(&ovc->rxq_age_loaded_ms),
+			(unsigned long long)o.age_loaded_ms,
 			"late_rejects",
 			(unsigned long long)atomic_load(
 					&ovc->ev_total[OVC_E_LATE_REJECT]));

@@ -20,6 +20,7 @@
 #include "ovc/derive.h"
 
 #include "ovc_modparams.h"
+#include "ovc_onset.h"
 #include "ovc_rxq.h"
 #include "ovc_rxq_size.h"
 #include "ovc_sampler.h"
@@ -187,5 +188,5 @@ int ovc_rxq_apply(void)
 	atomic_store(&ovc->rxq_rcvbuf_udp, udp);
 	atomic_store(&ovc->rxq_rcvbuf_tcp, tcp);
 	atomic_store(&ovc->rxq_mss_tcp, mss);
-	return ovc_rxq_size_udp(atomic_load(&ovc->rxq_max_age_ms));
+	return ovc_rxq_size_udp(ovc_onset_max_age_ms(0));
 }

@@ -76,9 +76,6 @@ struct ovc_shm
 	_Atomic uint64_t rxq_rcvbuf_tcp;  /* SO_RCVBUF of TCP listeners, bytes */
 	_Atomic uint64_t rxq_mss_tcp;	  /* TCP_MAXSEG set on them (0: none) */
 	_Atomic uint64_t rx_dgrams;		  /* datagrams Kamailio read (drain) */
-	_Atomic unsigned rxq_max_age_ms;  /* hot-path copy of rxq.max_age_ms */
-	_Atomic unsigned rxq_age_loaded_ms; /* the age limit while overloaded
-										  (ovc_derive_age_loaded()) */
 	ovc_atomic_double rxq_wait_ms;	  /* estimated receive-queue wait, ms */
 	_Atomic unsigned rxq_sample_ms;	  /* receive-queue sampling period in
 										 force, ms (ticker) */
@@ -95,18 +92,6 @@ struct ovc_shm
 	ovc_atomic_double cpu_reject;	/* its share of capacity, last epoch */
 	ovc_atomic_double capacity;		/* learned capacity, INVITEs/s at full
 									   CPU (0: not yet; ovc/capest.h) */
-
-	/* overload evidence (ovc_onset.c) */
-	_Atomic int overload;			/* 1: evident, the controllers act */
-	_Atomic uint64_t onsets;		/* transitions to overload */
-	_Atomic uint64_t onset_rx_min_ns; /* least receive-queue age of an
-										 initial INVITE in this window */
-	_Atomic uint64_t onset_q_min_ns;  /* least in-core queue wait in this
-										 window */
-	ovc_atomic_double guard_ms;		/* rxq.guard_ms in force (derived) */
-	ovc_atomic_double onset_ms;		/* rxq.onset_ms in force (derived) */
-	ovc_atomic_double onset_enter_ms; /* wait that starts an overload */
-	ovc_atomic_double stall_ms;		/* CFS stall of the detected quota */
 
 	/* counters */
 	struct ovc_counts total;		  /* since start or ovc.reset */

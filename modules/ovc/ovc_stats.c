@@ -11,6 +11,7 @@
 
 #include "ovc_kstage.h"
 #include "ovc_nexthop.h"
+#include "ovc_onset.h"
 #include "ovc_queue.h"
 #include "ovc_shm.h"
 #include "ovc_stats.h"
@@ -22,6 +23,15 @@
 #define ev(e) atomic_load(&ovc->ev_total[OVC_E_##e])
 #define reaped(c) (ovc_tr ? atomic_load(&ovc_tr->ended[OVC_CLASS_##c]) : 0)
 #define live_transactions() (ovc_tr ? (uint64_t)ovc_tr_live_total() : 0)
+
+/* Transitions to overload since start. */
+static uint64_t onsets(void)
+{
+	struct ovc_onset_view v;
+
+	ovc_onset_view(&v);
+	return v.onsets;
+}
 
 /* v times scale, rounded: 0 for negative or NaN values, LONG_MAX at most. */
 static uint64_t scaled(double v, double scale)

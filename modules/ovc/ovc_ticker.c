@@ -65,7 +65,7 @@ static void apply_plan(double f, double drain, int set_drain)
 
 	if(over && t->guarded)
 		cap = ovc_rxq_guard_cap(ovc_dload(&ovc->rxq_wait_ms),
-				ovc_dload(&ovc->guard_ms), rxq_p.guard_f_min);
+				ovc_onset_guard_ms(), rxq_p.guard_f_min);
 	ovc_plan_make(t, f, share_now, drain, over, cap, &pl);
 	ovc_fair_plan(t, &pl); /* the heaviest sources first (ovc/fair.h) */
 	/* the shared-memory guard, overload or not (ovc_memguard_part.c) */
