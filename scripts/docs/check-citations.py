@@ -16,7 +16,9 @@ Between <!-- cited:begin --> and <!-- cited:end --> (each on a line of
 its own, or inside one: in Markdown a comment that starts a line ends a
 paragraph, so a marker inside a paragraph sits after the text before it)
 every figure (a
-number with a decimal point, or a number followed by "%" or "ms") must
+number with a decimal point, or a number followed by "%", "ms", "µs",
+"ns", "KB", "MB", "GB" or "calls/s"; not a load multiple such as 0.9× or 1.5–16×,
+the experiment's setting) must
 sit in a citation's text or in `inline code` (the generated headline,
 between <!-- headline:begin --> and <!-- headline:end -->, is checked
 against its CSV by bench/reports/headline-readme.sh instead); outside those
@@ -32,8 +34,10 @@ entries, which hold what a run printed and what no results file keeps)
 cites the entry's section: [563 ns](../bench/journal/2026-11-27.md#what-loading-ovc-costs-and-pis-workers-issue-15-2026-11-27-12001227-utc),
 its target a section of a Markdown page in a folder named journal. Such
 a citation resolves when the section exists and each number of the
-link's text is, as above, a number of the section's text (from its
-heading to the next heading of its level or above). A link to a journal
+link's text is written as it is in the section's text (from its heading
+to the next heading of its level or above): the same digits, and a
+number followed by "%" followed by "%" there too (the journal is
+quoted, not rounded). A link to a journal
 section whose text holds no number is an ordinary link.
 
 Every other link to a file of the repository must name a file or folder
@@ -61,9 +65,10 @@ import sys
 
 LINK = re.compile(r'\[((?:[^\[\]]|\[[^\[\]]*\])*)\]\(([^)\s]+\.csv)#L(\d+)\)')
 NUM = re.compile(r'(?<![\w.])(-?\d+(?:\.\d+)?)(\s*%)?')
-FIGURE = re.compile(r'(?<![\w.\-/])\d+(?:\.\d+)?(?:\s*(?:%|ms\b|µs|us\b|ns\b|'
+FIGURE = re.compile(r'(?<![\w.\-/§])\d+(?:\.\d+)?(?:\s*(?:%|ms\b|µs|us\b|ns\b|'
                     r'[KMG]B\b|calls/s))|'
-                    r'(?<![\w.\-/])\d+\.\d+(?![\w.])')
+                    r'(?<![\w.\-/§])\d+\.\d+(?![\w.×])'
+                    r'(?![ ]*[–-][ ]*\d+(?:\.\d+)?[ ]*×)')
 
 
 ANY = re.compile(r'\]\(([^)\s]+)\)')
@@ -117,8 +122,9 @@ def section(page, anchor, cache={}):
     return cache[page].get(anchor)
 
 
-def numbers(text):
-    return [float(m.group(1)) for m in NUM.finditer(text)]
+def tokens(text):
+    """(number as written, followed by %) of each number of a text."""
+    return {(m.group(1), bool(m.group(2))) for m in NUM.finditer(text)}
 
 
 def fields(line):
@@ -302,9 +308,10 @@ def check(page):
                       + ('' if os.path.isfile(f) else f' (no file {f})'))
                 bad = 1
                 continue
-            vals = numbers(got)
+            toks = tokens(got)
             for num in NUM.finditer(text):
-                if not matches(num.group(1), bool(num.group(2)), vals):
+                if (num.group(1), bool(num.group(2))) not in toks and \
+                        (num.group(2) or (num.group(1), True) not in toks):
                     print(f'check-docs: {where}: {num.group(0).strip()} '
                           'is not in that section')
                     bad = 1

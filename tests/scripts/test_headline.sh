@@ -15,7 +15,12 @@
 # and a figure in a cited region that cites nothing (the region bounded
 # by its markers where they sit inside a line); a link to a heading,
 # a file or a folder passes, one to a missing heading or file fails; a
-# reference-style citation ([0.90][r5], [r5]: FILE#L5) is checked as the
+# bench/RESULTS.md's answers are one cited region (a copy without the
+# marker fails, and so does an uncited figure added to an answer); a
+# citation of a journal section passes with the figure as written there
+# and fails with it rounded, with "%" for another unit or with no such
+# section, and a load multiple (0.9×, 1.5–16×) and a § number are no
+# figures; a reference-style citation ([0.90][r5], [r5]: FILE#L5) is checked as the
 # link it stands for, and a reference definition to a missing file or
 # heading fails.
 set -euo pipefail
@@ -102,6 +107,31 @@ sed -i 's/| \*\*0.94\*\*/| **0.95**/' "$F/R2.md"
 if ch "$F/old.csv"; then no "check-headline passes an edited figure"; else
 	ok "check-headline fails an edited figure"; fi
 
+# bench/RESULTS.md's answers are one cited region: a copy passes as it
+# is; without its markers, or with a figure added to an answer that cites
+# nothing, it fails
+mkdir -p "$F/bench"
+cp -r "$top/bench/journal" "$top/bench/RESULTS.md" "$F/bench/"
+ln -s "$top/bench/results" "$F/bench/results"
+ln -s "$top/docs" "$F/docs"
+cp "$top/README.md" "$F/README.md"
+rch() { RESULTS="$F/bench/RESULTS.md" PAGES="$F/bench/RESULTS.md" \
+	"$top/scripts/docs/check-headline.sh" >"$F/rch.out" 2>&1; }
+if rch; then ok "RESULTS.md's answers as committed pass"; else
+	no "RESULTS.md's answers fail: $(head -3 "$F/rch.out")"; fi
+cp "$F/bench/RESULTS.md" "$F/R.orig"
+sed -i '0,/^<!-- cited:begin -->$/{/^<!-- cited:begin -->$/d}' "$F/bench/RESULTS.md"
+if rch; then no "passes RESULTS.md without the answers' marker"; else
+	grep -q 'the answers are not one cited region' "$F/rch.out" &&
+		ok "RESULTS.md without the answers' marker fails" ||
+		no "no message for the missing marker: $(cat "$F/rch.out")"; fi
+cp "$F/R.orig" "$F/bench/RESULTS.md"
+sed -i '0,/^No\. At 0\.9× and 1×/s//No. At 0.9× and 1× (0.97 of the calls)/' "$F/bench/RESULTS.md"
+if rch; then no "passes an uncited figure in an answer"; else
+	grep -q 'figure "0.97" cites no row' "$F/rch.out" &&
+		ok "an uncited figure in an answer fails" ||
+		no "no message for the uncited figure: $(cat "$F/rch.out")"; fi
+
 cite() { "$top/scripts/docs/check-citations.py" "$F/c.md" >"$F/c.out" 2>&1; }
 mkdir -p "$F/res"
 cp "$F/h.csv" "$F/res/h.csv"
@@ -137,6 +167,17 @@ if cite; then ok "links to a heading, a folder, a file pass"; else
 	no "links to a heading, a folder, a file fail: $(cat "$F/c.out")"; fi
 for bad in '[x](c.md#no-such-heading)' '[x](res/none.png)'; do
 	printf '# A heading\n%s\n' "$bad" >"$F/c.md"
+	if cite; then no "passes: $bad"; else ok "fails: $(head -c 60 "$F/c.out")"; fi
+done
+# a journal section's citation quotes the figure as written there
+mkdir -p "$F/journal"
+printf '# J\n\n## A run\n\nplain 0.151 of it, 20 ms\n\n## Next\n\n0.15, 20 %%\n' >"$F/journal/j.md"
+printf '<!-- cited:begin -->\n[0.151 and 20 ms](journal/j.md#a-run), at 0.9× and 1.5–16× (§6.4)\n<!-- cited:end -->\n' >"$F/c.md"
+if cite; then ok "a journal citation as written, a load multiple, a § pass"; else
+	no "a journal citation as written fails: $(cat "$F/c.out")"; fi
+for bad in '[0.15](journal/j.md#a-run)' '[20 %](journal/j.md#a-run)' \
+	'[0.151](journal/j.md#no-run)'; do
+	printf '%s\n' "$bad" >"$F/c.md"
 	if cite; then no "passes: $bad"; else ok "fails: $(head -c 60 "$F/c.out")"; fi
 done
 # reference-style citations: [text][label], the label defined on a line
