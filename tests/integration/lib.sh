@@ -30,7 +30,11 @@ fail() {
 	echo "[$T_NAME] FAIL: $*"
 	T_FAILS=$((T_FAILS + 1))
 }
-ok() { echo "[$T_NAME] ok: $*"; }
+T_OKS=0
+ok() {
+	echo "[$T_NAME] ok: $*"
+	T_OKS=$((T_OKS + 1))
+}
 
 # check NAME COND-EXPR MESSAGE: records a failure when the awk expression
 # (with the numbers substituted) is false.
@@ -129,6 +133,12 @@ kstage_expected() {
 finish() {
 	if [ "$T_FAILS" -gt 0 ]; then
 		log "FAILED ($T_FAILS)"
+		exit 1
+	fi
+	if [ "$T_OKS" -eq 0 ]; then
+		# a test that checked nothing (its proxy never started, a probe
+		# gave up without a verdict) has not passed
+		log "FAILED: no check ran"
 		exit 1
 	fi
 	log "PASSED"
@@ -469,7 +479,8 @@ OVC_REF_US_PER_CALL=${OVC_REF_US_PER_CALL:-850}
 load_cost_us() {
 	local cg u0 u1 n=600
 	cg=$(cg_make 20000 100000)
-	kam_start -c "$cg" -n cost 'OVC_ALGORITHM="occ"'
+	LOAD_COST=0
+	kam_start -c "$cg" -n cost 'OVC_ALGORITHM="occ"' || return 1
 	uas_start cost_uas
 	u0=$(cg_usage_ns "$cg")
 	UAC_TIMEOUT=20 uac_run cost_uac 150 "$n"
@@ -481,20 +492,33 @@ load_cost_us() {
 		'BEGIN { printf "%.0f\n", (b - a) / 1000 / n }')
 }
 
+# load_cache_key: what a cached load measurement holds for: this boot and
+# the module under test (its digest): a module whose CPU per call changed
+# measures again (a cache from an older build once set rates 9 % off).
+load_cache_key() {
+	local d
+	d=$(sha256sum "$MOD" 2>/dev/null | cut -c1-12)
+	echo "$(cat /proc/sys/kernel/random/boot_id).${d:-nomod}"
+}
+
 # load_scale: sets LOAD_SCALE to how many times faster this machine
 # forwards a call than the one the overload tests' rates were set on (the
 # ratio of load_cost_us), clamped to [0.6, 1.6], so that "3x capacity"
-# stays 3x on a faster or slower machine. Measured once per boot (cached
-# in /tmp); OVC_LOAD_SCALE overrides (1: the rates as written).
+# stays 3x on a faster or slower machine. Measured once per boot and
+# module build (cached in /tmp, load_cache_key); OVC_LOAD_SCALE overrides (1: the rates as written).
 load_scale() {
 	local cache
 	if [ -n "${OVC_LOAD_SCALE:-}" ]; then
 		LOAD_SCALE=$OVC_LOAD_SCALE
 		return
 	fi
-	cache="/tmp/ovc-load-scale.$(cat /proc/sys/kernel/random/boot_id)"
+	cache="/tmp/ovc-load-scale.$(load_cache_key)"
 	if [ ! -s "$cache" ]; then
-		load_cost_us
+		if ! load_cost_us || [ "${LOAD_COST:-0}" -le 0 ]; then
+			fail "load scale: the CPU per call was not measured"
+			LOAD_SCALE=1
+			return 1
+		fi
 		awk -v r="$OVC_REF_US_PER_CALL" -v c="$LOAD_COST" 'BEGIN {
 			s = c > 0 ? r / c : 1; if(s < 0.6) s = 0.6; if(s > 1.6) s = 1.6
 			printf "%.3f %s\n", s, c }' >"$cache"
@@ -516,8 +540,8 @@ OVC_REF_CAP=${OVC_REF_CAP:-350}
 # per call at 150 calls/s (load_scale) does not tell it across Kamailio
 # versions: 835 us on 6.0.1 as 850 on 5.6.3, yet under overload 6.0.1
 # admits 550-690 INVITEs/s at that cap where 5.6.3 admits ~240 (t_kstage,
-# 2026-11-28). Measured once per Kamailio version and boot (cached in
-# /tmp); OVC_LOAD_CAP overrides.
+# 2026-11-28). Measured once per Kamailio version, boot and module
+# build (cached in /tmp, load_cache_key); OVC_LOAD_CAP overrides.
 load_capacity() {
 	local cache kv cg rate uac a0 a1 t0 t1
 	if [ -n "${OVC_LOAD_CAP:-}" ]; then
@@ -526,7 +550,7 @@ load_capacity() {
 	fi
 	kv=$(kamailio -V 2>/dev/null |
 		sed -n 's/^version: kamailio \([0-9.]*\).*/\1/p')
-	cache="/tmp/ovc-load-cap.${kv:-unknown}.$(cat /proc/sys/kernel/random/boot_id)"
+	cache="/tmp/ovc-load-cap.${kv:-unknown}.$(load_cache_key)"
 	if [ ! -s "$cache" ]; then
 		load_scale
 		rate=$(scaled 1200)
@@ -655,7 +679,10 @@ probe_capacity() {
 		calls=$((probe * secs))
 		rc=0
 		plain_on_time "$cg" "$name" "$probe" "$secs" || rc=$?
-		[ "$rc" -ne 2 ] || return 1
+		if [ "$rc" -eq 2 ]; then
+			fail "probe: kamailio did not start"
+			return 1
+		fi
 		if [ "$rc" -eq 0 ]; then
 			log "probe: no control at $probe/s set up all but" \
 				"$PROBE_LATE of $calls within $PROBE_MS ms ($PROBE_WHY)"

@@ -78,7 +78,8 @@ mkdir -p "$T_DIR/ocsrv"
 T_PIDS+=("$!")
 uas_start uas
 UAS_PORT=$OC_PORT KAM_CHILDREN=2 kam_start -n edge 'OVC_NETWORK_MODE="e2e"' \
-	OVC_DST_ADMIT "NEXT_HOP_ALT=\"sip:127.0.0.1:$UAS_PORT\"" || finish
+	OVC_DST_ADMIT "NEXT_HOP_ALT=\"sip:127.0.0.1:$UAS_PORT\"" ||
+	{ fail "the edge did not start"; finish; }
 
 # --- 1. every call to the 60 % hop
 uac uac1 core "$UAC_PORT" 20 $((20 * SECS1))
@@ -134,10 +135,10 @@ CORE_CTL="unix:$T_DIR/core.ctl"
 cg=$(cg_make "$CORE_QUOTA_US" 100000)
 uas_start uas3
 PROXY_PORT=$CORE_PORT CTL=$CORE_CTL kam_start -c "$cg" -n core \
-	'OVC_NETWORK_MODE="hop"' || finish
+	'OVC_NETWORK_MODE="hop"' || { fail "the core did not start"; finish; }
 CORE=$T_KPID
 UAS_PORT=$CORE_PORT KAM_CHILDREN=2 kam_start -n edge3 'OVC_NETWORK_MODE="e2e"' \
-	OVC_DST_ADMIT || finish
+	OVC_DST_ADMIT || { fail "the edge did not start"; finish; }
 uac uac3 core "$UAC_PORT" "$RATE3" $((RATE3 * SECS3))
 wait "$UAC_PID" || true
 sleep 2.5 # the last seconds reach both histories

@@ -9,7 +9,8 @@
 # attached and drops initial INVITEs, no memory runs out (no allocation
 # failure in the log), and it sets up at least TIMELY_MARGIN (0.9) x the
 # calls in time (INVITE->200 < 500 ms) of the same proxy run as root with
-# 1 GB of shared memory, or of the calls 64 MB hold at that proxy's memory
+# 1 GB of shared memory (the mean of two alternated pairs of floods when
+# the first pair falls short), or of the calls 64 MB hold at that proxy's memory
 # per call (ovc's memory guard, mem.high), whichever is less; when the
 # guard caps, the log says what -m would hold the calls. First, with -m 16 ovc refuses to start, saying
 # what shared memory it needs and the -m that holds it; started as root
@@ -33,8 +34,7 @@ DROPIN="$TOP/configs/kamailio-ovc-kstage.conf"
 MEM_ERR='(no more|not enough|could not allocate|out of|no) [a-z ]*memory|memory allocation fail|fragment not found'
 
 if ! id "$SVC_USER" >/dev/null 2>&1 || ! command -v setpriv >/dev/null; then
-	log "SKIP: no user $SVC_USER or no setpriv"
-	finish
+	skip "no user $SVC_USER or no setpriv"
 fi
 # the drop-in's capabilities as setpriv takes them: +bpf,+perfmon
 caps=$(awk -F= '$1 == "AmbientCapabilities" { print $2 }' "$DROPIN" |
@@ -113,8 +113,7 @@ ksv() { awk -v k="$2" '$1 == k { $1 = ""; sub(/^ /, ""); print; exit }' \
 
 phase root
 if [ "$(ksv root state)" != attached ]; then
-	log "SKIP: the kernel refuses the stage to root: $(ksv root why)"
-	finish
+	skip "the kernel refuses the stage to root: $(ksv root why)"
 fi
 KAM_WRAP=$SVC_WRAP KAM_SHM_MB=64 KAM_PKG_MB=8 phase service
 
@@ -155,6 +154,21 @@ holds=$(awk -v u="$(mg root in_use)" -v b="$(mg root base)" -v g="$gp_root" \
 	k = g > 0 ? (u - b) / g : 0
 	printf "%.1f\n", (k > 0 ? (h * m * 1048576 - sb) / k : 1e9) }')
 bound=$(awk -v a="$tm_root" -v b="$holds" 'BEGIN { print (a < b ? a : b) }')
+# One pair of floods is one sample each: the root proxy's own timely rate
+# swings by a fifth from run to run here (248-338 calls/s in one hour, the
+# service's 241-297), so a first pair below the margin is followed by a
+# second, alternated the same way, and the check takes each side's mean.
+if ! awk -v s="$tm_svc" -v b="$bound" -v m="$TIMELY_MARGIN" 	'BEGIN { exit !(s >= m * b && b > 0) }'; then
+	log "first pair: service $tm_svc against $bound: a second pair"
+	phase root2
+	KAM_WRAP=$SVC_WRAP KAM_SHM_MB=64 KAM_PKG_MB=8 phase service2
+	t2_root=$(timely_rate root2_uac "$WIN_FROM" "$SECS")
+	t2_svc=$(timely_rate service2_uac "$WIN_FROM" "$SECS")
+	log "second pair: timely calls/s root=$t2_root service=$t2_svc"
+	tm_root=$(awk -v a="$tm_root" -v b="$t2_root" 'BEGIN { printf "%.1f", (a + b) / 2 }')
+	tm_svc=$(awk -v a="$tm_svc" -v b="$t2_svc" 'BEGIN { printf "%.1f", (a + b) / 2 }')
+	bound=$(awk -v a="$tm_root" -v b="$holds" 'BEGIN { print (a < b ? a : b) }')
+fi
 log "-m 64 holds $holds calls/s at the root's memory per call" \
 	"($(mg root in_use) bytes in use at ${gp_root}/s, base $(mg root base));" \
 	"service/root timely: $(awk -v a="$tm_svc" -v b="$tm_root" \
