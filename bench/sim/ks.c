@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ovc/alg.h"
 #include "ovc/kstage_abi.h"
 #include "ovc/kstage_scan.h"
 #include "ovc/kstage_seen.h"
@@ -96,9 +97,9 @@ void sim_ks_epoch(struct sim_world *w, const struct ovc_measure *m,
 	in.admitted = (uint64_t)m->admitted[OVC_CLASS_INVITE];
 	in.refused = refused;
 	in.cpu_reject = m->cpu_reject;
-	/* the module's may_act(): overload evident, not none (no dry run, no
-	 * emergency list in the model) */
-	in.may_act = w->over && w->cfg->alg != OVC_ALG_NONE;
+	/* the module's may_act(): overload evident, an algorithm that
+	 * controls some class (no dry run, no emergency list in the model) */
+	in.may_act = w->over && ovc_alg_traits(w->cfg->alg)->controlled != 0;
 	w->ks_share = ovc_ksplit_step(&w->split, &p, &in);
 }
 

@@ -44,6 +44,8 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../setup/deb-src.sh
+. "$top/scripts/setup/deb-src.sh"
 what=${1:-both}
 case "$what" in
 make | cmake | both) ;;
@@ -130,13 +132,7 @@ debian_source() {
 	mkdir -p "$d/lists/partial" "$d/cache/archives/partial" \
 		"$d/sources.list.d" "$d/preferences.d"
 	: >"$d/sources.list"
-	cat >"$d/sources.list.d/kamailio-src.sources" <<EOS
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: $suite
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOS
+	deb_src_stanza "$suite" >"$d/sources.list.d/kamailio-src.sources"
 	apt_own apt-get -qq update >&2 ||
 		{ say "apt-get update of $suite's sources failed" >&2; return 1; }
 	v=$(apt_own apt-cache showsrc kamailio 2>/dev/null |

@@ -22,6 +22,8 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=deb-src.sh
+. "$top/scripts/setup/deb-src.sh"
 cache="$top/.deps"
 
 die() { echo "deps: ERROR: $*" >&2; exit 1; }
@@ -121,13 +123,7 @@ if [ ! -f "$stamp" ]; then
 		say "adding deb-src entry $srcl"
 		suites=$suite
 		[ "$suite" = sid ] || suites+=" $suite-updates"
-		cat >"$srcl" <<EOS
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: $suites
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-EOS
+		deb_src_stanza $suites >"$srcl"
 		updated=0
 	fi
 	apt_update
