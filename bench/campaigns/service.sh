@@ -14,12 +14,15 @@
 #            (configs/kamailio-ovc-kstage.conf, through setpriv)
 # Per run, in $OUT/runs.csv: timely calls/s (INVITE->200 < 500 ms) and
 # completed calls/s over [WIN_FROM, SECS] s, the kernel stage's drops,
-# the shared memory's peak. Printed: per arm the median and range, and
+# the shared memory's peak, how long the memory guard capped (ms) and the
+# lines of the proxy's log that report a failed allocation. Printed: per arm the median and range, and
 # the ratio of the arms' means to root's.
 #
 #   RUNS      runs per arm (default 3)
 #   SECS      seconds per run (default 20); WIN_FROM (default 8)
 #   ARMS      arms in rotation order (default "root service root64")
+#   DEFS      extra defines of configs/ovc-proxy.cfg for every arm, e.g.
+#             'OVC_PARAM1="mem.high=0.9"' (default none)
 #   OVC_MOD   the ovc.so to load (default the tree's build)
 #   OUT       results folder (default bench/results/service)
 #
@@ -38,6 +41,7 @@ for a in $ARMS; do
 	*) bench_bad "ARMS: '$a' is not root, root64 or service" ;;
 	esac
 done
+read -ra DEFS <<<"${DEFS:-}"
 SVC_USER=kamailio
 id "$SVC_USER" >/dev/null 2>&1 || bench_bad "no user $SVC_USER (make deps)"
 command -v setpriv >/dev/null || bench_bad "no setpriv"
@@ -53,7 +57,7 @@ SECS=${SECS:-20}
 WIN_FROM=${WIN_FROM:-8}
 OUT=${OUT:-$here/bench/results/service}
 mkdir -p "$OUT"
-[ -s "$OUT/runs.csv" ] || echo "date,arm,run,rate,secs,timely_cps,completed_cps,kstage_dropped,shm_max_used,shm_total" >"$OUT/runs.csv"
+[ -s "$OUT/runs.csv" ] || echo "date,arm,run,rate,secs,timely_cps,completed_cps,kstage_dropped,shm_max_used,shm_total,guard_capped_ms,mem_errors" >"$OUT/runs.csv"
 cg=$(cg_make 20000 100000)
 cp "$MOD" "$T_DIR/ovc.so"
 chmod 0755 "$T_DIR/ovc.so"
@@ -69,35 +73,40 @@ SVC_WRAP="setpriv --reuid=$SVC_USER --regid=$SVC_USER --init-groups"
 SVC_WRAP+=" --inh-caps=$caps --ambient-caps=$caps"
 t_start=$(date +%s)
 
-# ks KEY: KEY of the kstage block of a fresh ovc.stats
-ks() {
-	rpc ovc.stats | awk -v k="$1:" '$1 == "kstage:" { b = 1 }
-		b && $1 == k { print $2; exit }'
+# stat BLOCK KEY: KEY of the BLOCK block of a fresh ovc.stats
+stat() {
+	rpc ovc.stats | awk -v b="$1:" -v k="$2:" '$1 == b { on = 1 }
+		on && $1 == k { print $2; exit }'
 }
+# an allocation that failed, in Kamailio's or a module's words (t_service)
+MEM_ERR='(no more|not enough|could not allocate|out of|no) [a-z ]*memory|memory allocation fail|fragment not found'
+
 
 # one_run ARM N: one flood; a row of runs.csv
 one_run() {
-	local arm=$1 n=$2 name="$1_$2" drops shm
+	local arm=$1 n=$2 name="$1_$2" drops shm capped errs
 	case $arm in
-	root) kam_start -c "$cg" -n "$name" 'OVC_KSTAGE_BUDGET=5' || return 1 ;;
+	root) kam_start -c "$cg" -n "$name" 'OVC_KSTAGE_BUDGET=5' "${DEFS[@]}" || return 1 ;;
 	root64) KAM_SHM_MB=64 KAM_PKG_MB=8 kam_start -c "$cg" -n "$name" \
-		'OVC_KSTAGE_BUDGET=5' || return 1 ;;
+		'OVC_KSTAGE_BUDGET=5' "${DEFS[@]}" || return 1 ;;
 	service) KAM_WRAP=$SVC_WRAP KAM_SHM_MB=64 KAM_PKG_MB=8 \
-		kam_start -c "$cg" -n "$name" 'OVC_KSTAGE_BUDGET=5' || return 1 ;;
+		kam_start -c "$cg" -n "$name" 'OVC_KSTAGE_BUDGET=5' "${DEFS[@]}" || return 1 ;;
 	esac
 	uas_start "${name}_uas"
 	UAC_TIMEOUT=$((SECS + 3)) uac_run "${name}_uac" "$RATE" $((RATE * SECS))
 	sleep 1
-	drops=$(ks dropped)
+	drops=$(stat kstage dropped)
+	capped=$(stat mem_guard capped_ms)
 	shm=$(rpc core.shmmem | awk '$1 == "max_used:" { u = $2 }
 		$1 == "total:" { t = $2 } END { print u + 0 "," t + 0 }')
 	uas_stop
 	kam_stop
+	errs=$(grep -ciE "$MEM_ERR" "$T_DIR/$name.log" || true)
 	awk -v d="$(date -u +%FT%TZ)" -v a="$arm" -v n="$n" -v r="$RATE" \
 		-v s="$SECS" -v t="$(timely_rate "${name}_uac" "$WIN_FROM" "$SECS")" \
 		-v c="$(completed_rate "${name}_uas" "$WIN_FROM" "$SECS")" \
-		-v k="${drops:-0}" -v m="$shm" 'BEGIN {
-		printf "%s,%s,%d,%d,%d,%.1f,%.1f,%d,%s\n", d, a, n, r, s, t, c, k, m
+		-v k="${drops:-0}" -v m="$shm" -v g="${capped:-0}" -v e="${errs:-0}" 'BEGIN {
+		printf "%s,%s,%d,%d,%d,%.1f,%.1f,%d,%s,%d,%d\n", d, a, n, r, s, t, c, k, m, g, e
 	}' >>"$OUT/runs.csv"
 	log "$(tail -n1 "$OUT/runs.csv")"
 	sleep 1
@@ -136,5 +145,5 @@ tail -n $((RUNS * narms)) "$OUT/runs.csv" | awk -F, '
 		}
 	}' | sort
 "$here/bench/tools/results.sh" record "$OUT" \
-	"Debian's service (User=kamailio, -m 64 -M 8, the drop-in's capabilities) against root with 1 GB and root with -m 64 -M 8, 8x ($RATE calls/s) at 20 % of a core, $RUNS runs per arm" \
-	"RUNS=$RUNS SECS=$SECS bench/campaigns/service.sh"
+	"Debian's service (User=kamailio, -m 64 -M 8, the drop-in's capabilities) against root with 1 GB and root with -m 64 -M 8, 8x ($RATE calls/s) at 20 % of a core, $RUNS runs per arm, Kamailio $(kamailio -V | sed -n 's/^version: kamailio \([0-9.]*\).*/\1/p')${DEFS[*]:+, ${DEFS[*]}}" \
+	"RUNS=$RUNS SECS=$SECS${DEFS[*]:+ DEFS='${DEFS[*]}'} bench/campaigns/service.sh"
