@@ -59,6 +59,18 @@ if out=$(rpc ovc.set no.such.param 1 2>&1) && printf '%s' "$out" | grep -q "404"
 else
 	fail "unknown parameter: $out"
 fi
+# a modparam set at start only: refused as such (not "unknown"), nothing
+# changes
+before=$(rpc ovc.get 2>&1)
+if out=$(rpc ovc.set queue_size 10 2>&1) &&
+	printf '%s' "$out" | grep -q "400" &&
+	printf '%s' "$out" | grep -q "queue_size is set at start only"; then
+	ok "a start-only modparam refused with 400, saying so"
+else
+	fail "ovc.set of a start-only modparam: $out"
+fi
+check "the refused start-only modparam changed nothing" \
+	"$([ "$before" = "$(rpc ovc.get 2>&1)" ] && echo 1 || echo 0) == 1"
 if out=$(rpc ovc.get no.such.param 2>&1) && printf '%s' "$out" | grep -q "404"; then
 	ok "ovc.get of an unknown parameter refused with 404"
 else

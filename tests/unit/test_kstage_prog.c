@@ -372,7 +372,7 @@ static int kstage_expected(void)
 	return (eff >> 39 & 1) || (eff >> 21 & 1);
 }
 
-static char skip_why[300];
+static char skip_why[512];
 
 const char *kstage_prog_skipped(void)
 {
