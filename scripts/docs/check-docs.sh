@@ -18,9 +18,10 @@
 # link to a section of README.md or docs/algorithms.md must name a
 # heading. Every figure the XML and docs/algorithms.md quote between
 # <!-- cited:begin --> and <!-- cited:end --> cites a row of a results
-# file, and every citation resolves (scripts/docs/check-citations.py: a ulink
-# to ../../../bench/results/...csv#Lnn in the XML, a Markdown link in
-# docs/algorithms.md). --update rewrites the tables in place and regenerates the
+# file or the journal entry that records it, and every citation resolves
+# (scripts/docs/check-citations.py: a ulink to
+# ../../../bench/results/...csv#Lnn or ../../../bench/journal/PAGE.md#section
+# in the XML, a Markdown link in docs/algorithms.md). --update rewrites the tables in place and regenerates the
 # README (make docs).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
