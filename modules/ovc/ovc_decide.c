@@ -73,15 +73,7 @@ static int64_t src_age(void *ctx)
 
 	if(fd < 0)
 		return -1;
-	age = ovc_rxq_stamp_age_ns(fd);
-	if(age >= 0) {
-		atomic_fetch_add_explicit(
-				&ovc->rxq_age_stamped, 1, memory_order_relaxed);
-	} else {
-		age = (int64_t)(ovc_dload(&ovc->rxq_wait_ms) * 1e6);
-		atomic_fetch_add_explicit(
-				&ovc->rxq_age_estimated, 1, memory_order_relaxed);
-	}
+	age = ovc_rxq_age_ns(fd);
 	ovc_onset_note_rx(age);
 	return age;
 }

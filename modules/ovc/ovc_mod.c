@@ -195,7 +195,7 @@ static int pv_get_ovc(sip_msg_t *msg, pv_param_t *param, pv_value_t *res)
 			if(ovc_q != NULL)
 				return pv_get_sintval(msg, param, res, (int)ovc_queue_len());
 			return pv_get_sintval(msg, param, res,
-					(int)(atomic_load(&ovc->rxq_bytes) / OVC_RXQ_MSG_BYTES));
+					(int)(ovc_rxq_bytes() / OVC_RXQ_MSG_BYTES));
 	}
 	return pv_get_null(msg, param, res);
 }

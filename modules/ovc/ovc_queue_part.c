@@ -17,6 +17,7 @@
 #include "ovc_part.h"
 #include "ovc_proc.h"
 #include "ovc_qworker.h"
+#include "ovc_rxq.h"
 #include "ovc_sampler.h"
 
 static int queue_init(const struct ovc_params *p)
@@ -79,7 +80,7 @@ static double invites_since(int v, uint64_t *last)
  * other traffic they handle costs CPU too). */
 static void queue_measure(const struct ovc_tick *t, struct ovc_measure *meas)
 {
-	uint64_t rx_limit = atomic_load(&ovc->rxq_limit);
+	uint64_t rx_limit = ovc_rxq_limit();
 	double len, cap, scaled;
 	double in = invites_since(OVC_V_QUEUED, &queued_last);
 	double out = invites_since(OVC_V_DEQUEUED, &dequeued_last);
@@ -89,7 +90,7 @@ static void queue_measure(const struct ovc_tick *t, struct ovc_measure *meas)
 
 	if(rx_limit > 0) {
 		meas->queue_cap = OVC_RXQ_SCALE;
-		meas->queue_len = (double)atomic_load(&ovc->rxq_bytes)
+		meas->queue_len = (double)ovc_rxq_bytes()
 						  / (double)rx_limit * OVC_RXQ_SCALE;
 	}
 	meas->queue_delay_s = 0;

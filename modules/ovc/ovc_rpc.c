@@ -25,6 +25,7 @@
 #include "ovc_queue.h"
 #include "ovc_rpc.h"
 #include "ovc_rpc_param.h"
+#include "ovc_rxq.h"
 #include "ovc_sampler.h"
 #include "ovc_shm.h"
 
@@ -108,13 +109,10 @@ static void ovc_rpc_stats(rpc_t *rpc, void *ctx)
 			(unsigned long long)atomic_load(
 					&ovc->ev_total[OVC_E_ACK_ABSORBED]),
 			"rx_queue_bytes",
-			(unsigned long long)atomic_load(&ovc->rxq_bytes),
-			"rx_queue_msgs",
-			(unsigned long long)(atomic_load(&ovc->rxq_bytes)
-								 / OVC_RXQ_MSG_BYTES),
+			(unsigned long long)ovc_rxq_bytes(), "rx_queue_msgs",
+			(unsigned long long)(ovc_rxq_bytes() / OVC_RXQ_MSG_BYTES),
 			"rx_queue_limit_msgs",
-			(unsigned long long)(atomic_load(&ovc->rxq_limit)
-								 / OVC_RXQ_MSG_BYTES));
+			(unsigned long long)(ovc_rxq_limit() / OVC_RXQ_MSG_BYTES));
 	for(c = 0; c < OVC_CLASS_COUNT; c++)
 		add_class(rpc, th, c);
 	add_fast_path(rpc, th);

@@ -37,6 +37,7 @@
 #include "core/socket_info.h"
 
 #include "ovc_rxq.h"
+#include "ovc_rxq_state.h"
 #include "ovc_sampler.h"
 #include "ovc_sampler_mem.h"
 #include "ovc_shm.h"
@@ -71,9 +72,42 @@ int64_t ovc_rxq_stamp_age_ns(int fd)
 	return age >= 0 ? age : -1;
 }
 
+int64_t ovc_rxq_age_ns(int fd)
+{
+	int64_t age;
+
+	if(fd < 0)
+		return -1;
+	age = ovc_rxq_stamp_age_ns(fd);
+	if(age >= 0) {
+		atomic_fetch_add_explicit(
+				&ovc_rxq_st->age_stamped, 1, memory_order_relaxed);
+	} else {
+		age = (int64_t)(ovc_dload(&ovc_rxq_st->wait_ms) * 1e6);
+		atomic_fetch_add_explicit(
+				&ovc_rxq_st->age_estimated, 1, memory_order_relaxed);
+	}
+	return age;
+}
+
+uint64_t ovc_rxq_bytes(void)
+{
+	return atomic_load_explicit(&ovc_rxq_st->bytes, memory_order_relaxed);
+}
+
+uint64_t ovc_rxq_limit(void)
+{
+	return atomic_load_explicit(&ovc_rxq_st->limit, memory_order_relaxed);
+}
+
+double ovc_rxq_wait_ms(void)
+{
+	return ovc_dload(&ovc_rxq_st->wait_ms);
+}
+
 void ovc_rxq_count_dgram(void)
 {
-	atomic_fetch_add_explicit(&ovc->rx_dgrams, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&ovc_rxq_st->dgrams, 1, memory_order_relaxed);
 }
 
 /* Scans a /proc/net file in 64 KiB chunks (any size) into *sum. Returns 0,
@@ -343,9 +377,9 @@ static void tcp_proc(ovc_time_ns now, const uint16_t *ports, size_t n)
 	ok |= proc_scan("/proc/net/tcp6", &f, 1, &sum) == 0;
 	if(!ok)
 		return;
-	atomic_fetch_add(&ovc->rxq_proc_reads, 1);
-	atomic_store(&ovc->rxq_tcp_bytes, sum.rx_bytes);
-	atomic_store(&ovc->rxq_tcp_backlog, sum.backlog);
+	atomic_fetch_add(&ovc_rxq_st->proc_reads, 1);
+	atomic_store(&ovc_rxq_st->tcp_bytes, sum.rx_bytes);
+	atomic_store(&ovc_rxq_st->tcp_backlog, sum.backlog);
 }
 
 /* This thread's CPU time, ns. */
@@ -374,7 +408,7 @@ void ovc_rxq_sample_conns(ovc_time_ns now)
 	if(tcp_conn_unread(ports, n, &bytes) != 0)
 		return;
 	used = cpu_ns() - c0;
-	atomic_store(&ovc->rxq_tcp_bytes, bytes);
+	atomic_store(&ovc_rxq_st->tcp_bytes, bytes);
 	last_conns = now;
 	next_conns = now + (used > 0 ? used * OVC_RXQ_CONNS_SHARE : 0);
 }
@@ -395,7 +429,7 @@ static void sample_tcp(ovc_time_ns now)
 		tcp_proc(now, ports, n);
 		return;
 	}
-	atomic_store(&ovc->rxq_tcp_backlog, backlog);
+	atomic_store(&ovc_rxq_st->tcp_backlog, backlog);
 	if(backlog > 0 && now - last_conns >= OVC_RXQ_CONNS_BUSY_NS)
 		ovc_rxq_sample_conns(now);
 }
@@ -423,7 +457,7 @@ static int udp_proc(ovc_time_ns now, uint64_t *bytes, uint64_t *drops)
 	memset(&sum, 0, sizeof(sum));
 	proc_scan("/proc/net/udp", &f, 0, &sum);
 	proc_scan("/proc/net/udp6", &f, 0, &sum);
-	atomic_fetch_add(&ovc->rxq_proc_reads, 1);
+	atomic_fetch_add(&ovc_rxq_st->proc_reads, 1);
 	if(sum.matched == 0)
 		return -1;
 	*bytes = sum.rx_bytes;
@@ -439,7 +473,7 @@ static uint64_t drained_total(void)
 	int c;
 
 	if(ovc_rxq_hooked)
-		return atomic_load_explicit(&ovc->rx_dgrams, memory_order_relaxed);
+		return atomic_load_explicit(&ovc_rxq_st->dgrams, memory_order_relaxed);
 	for(c = 0; c < OVC_CLASS_COUNT; c++)
 		s += atomic_load_explicit(
 				&ovc->total.v[c][OVC_V_OFFERED], memory_order_relaxed);
@@ -456,12 +490,12 @@ void ovc_rxq_sample(ovc_time_ns now, const struct ovc_rxq_params *p)
 		est_tau_ms = p->tau_ms;
 	}
 	if(ovc_sampler_rxq(&bytes, &limit, &drops) == 0) {
-		atomic_store(&ovc->rxq_bytes, bytes);
-		atomic_store(&ovc->rxq_limit, limit);
-		atomic_store(&ovc->rxq_drops, drops);
+		atomic_store(&ovc_rxq_st->bytes, bytes);
+		atomic_store(&ovc_rxq_st->limit, limit);
+		atomic_store(&ovc_rxq_st->drops, drops);
 	} else if(udp_proc(now, &bytes, &drops) == 0) {
-		atomic_store(&ovc->rxq_bytes, bytes);
-		atomic_store(&ovc->rxq_drops, drops);
+		atomic_store(&ovc_rxq_st->bytes, bytes);
+		atomic_store(&ovc_rxq_st->drops, drops);
 	}
 	if(tcp_listen != NULL)
 		sample_tcp(now);
@@ -469,12 +503,12 @@ void ovc_rxq_sample(ovc_time_ns now, const struct ovc_rxq_params *p)
 	dt = last_t > 0 ? (double)(now - last_t) / 1e9 : 0;
 	if(dt > 0 && drained >= last_drained
 			&& ovc_rxq_est_step(&est,
-					   (double)atomic_load(&ovc->rxq_bytes)
+					   (double)atomic_load(&ovc_rxq_st->bytes)
 							   / OVC_RXQ_MSG_BYTES,
 					   (double)(drained - last_drained), dt)
 					   == OVC_OK) {
-		ovc_dstore(&ovc->rxq_wait_ms, ovc_rxq_est_wait_s(&est) * 1000.0);
-		ovc_dstore(&ovc->rxq_drain, ovc_rxq_est_rate(&est));
+		ovc_dstore(&ovc_rxq_st->wait_ms, ovc_rxq_est_wait_s(&est) * 1000.0);
+		ovc_dstore(&ovc_rxq_st->drain, ovc_rxq_est_rate(&est));
 	}
 	last_t = now;
 	last_drained = drained;

@@ -40,6 +40,29 @@ void ovc_rxq_sample_conns(ovc_time_ns now);
  * timestamp yet, not UDP). */
 int64_t ovc_rxq_stamp_age_ns(int fd);
 
+/* Any process: how long the datagram this process just read from UDP
+ * socket fd waited in the kernel's receive queue, ns: its receive
+ * timestamp (ovc_rxq_stamp_age_ns()), else the queue's estimated wait
+ * (bytes / drain rate); -1 when fd < 0 (not UDP). Counts which of the two
+ * it was (ovc.stats rxq age_by_timestamp, age_by_estimate). Lock-free. */
+int64_t ovc_rxq_age_ns(int fd);
+
+/* The UDP listeners' receive queues at the last sample, bytes. Lock-free;
+ * any process. */
+uint64_t ovc_rxq_bytes(void);
+
+/* Their receive buffer limits at the last sample, bytes (0: not read).
+ * Lock-free; any process. */
+uint64_t ovc_rxq_limit(void);
+
+/* The estimated receive-queue wait at the last sample, ms. Lock-free; any
+ * process. */
+double ovc_rxq_wait_ms(void);
+
+/* Ticker: the receive-queue sampling period in force, ms (ovc.stats rxq
+ * sample_ms). */
+void ovc_rxq_set_sample_ms(unsigned ms);
+
 /* Counts one datagram taken off a UDP socket (the drain of the queue);
  * called for every datagram by the SREV_NET_DGRAM_IN hook. Lock-free. */
 void ovc_rxq_count_dgram(void);

@@ -4,6 +4,9 @@
  * sockets sized before the fork, sampled by the ticker, their columns of
  * the per-second row and the "rxq" block of ovc.stats.
  */
+#include <string.h>
+
+#include "core/mem/shm_mem.h"
 #include "core/pt.h"
 #include "core/sr_module.h"
 
@@ -11,12 +14,40 @@
 #include "ovc_onset.h"
 #include "ovc_part.h"
 #include "ovc_rxq.h"
+#include "ovc_rxq_state.h"
 #include "ovc_rxq_size.h"
 #include "ovc_sampler.h"
 #include "ovc_shm.h"
 
 /* cumulative kernel drops at each second's end (ticker only) */
 static uint64_t drops_at[OVC_SLOTS];
+
+struct ovc_rxq_state *ovc_rxq_st;
+
+/* mod_init: the shared block. */
+static int rxq_init(const struct ovc_params *p)
+{
+	ovc_rxq_st = shm_malloc(sizeof(*ovc_rxq_st));
+	if(ovc_rxq_st == NULL) {
+		SHM_MEM_ERROR;
+		return -1;
+	}
+	memset(ovc_rxq_st, 0, sizeof(*ovc_rxq_st));
+	return 0;
+}
+
+/* mod_destroy */
+static void rxq_destroy(void)
+{
+	if(ovc_rxq_st != NULL)
+		shm_free(ovc_rxq_st);
+	ovc_rxq_st = NULL;
+}
+
+void ovc_rxq_set_sample_ms(unsigned ms)
+{
+	atomic_store(&ovc_rxq_st->sample_ms, ms);
+}
 
 /* PROC_INIT: the sockets are open, not yet shared by forked processes. */
 static int rxq_child_init(int rank)
@@ -30,7 +61,7 @@ static void rxq_start(const struct ovc_tick *t)
 	int s;
 
 	for(s = 0; s < OVC_SLOTS; s++)
-		drops_at[s] = atomic_load(&ovc->rxq_drops);
+		drops_at[s] = atomic_load(&ovc_rxq_st->drops);
 }
 
 /* Each sample: the queues now, and the UDP buffers sized for the age
@@ -44,15 +75,15 @@ static void rxq_sample(const struct ovc_tick *t)
 static void rxq_second_end(
 		const struct ovc_tick *t, int64_t sec, struct ovc_row *row)
 {
-	row->rx_queue_bytes = atomic_load(&ovc->rxq_bytes);
+	row->rx_queue_bytes = atomic_load(&ovc_rxq_st->bytes);
 	row->rx_queue_msgs = row->rx_queue_bytes / OVC_RXQ_MSG_BYTES;
-	row->rx_queue_wait_ms = ovc_dload(&ovc->rxq_wait_ms);
-	row->rx_drain_msgs_s = ovc_dload(&ovc->rxq_drain);
+	row->rx_queue_wait_ms = ovc_dload(&ovc_rxq_st->wait_ms);
+	row->rx_drain_msgs_s = ovc_dload(&ovc_rxq_st->drain);
 	ovc_rxq_sample_conns(t->now); /* the connections, once per second */
-	row->tcp_rx_bytes = atomic_load(&ovc->rxq_tcp_bytes);
-	drops_at[sec % OVC_SLOTS] = atomic_load(&ovc->rxq_drops);
+	row->tcp_rx_bytes = atomic_load(&ovc_rxq_st->tcp_bytes);
+	drops_at[sec % OVC_SLOTS] = atomic_load(&ovc_rxq_st->drops);
 	row->guard_f = ovc_dload(&ovc->rxq_guard_f);
-	row->rcvbuf_bytes = atomic_load(&ovc->rxq_limit);
+	row->rcvbuf_bytes = atomic_load(&ovc_rxq_st->limit);
 }
 
 /* Closing second sec: the kernel's drops during it. */
@@ -82,34 +113,35 @@ static void rxq_stats(rpc_t *rpc, void *ctx, void *th)
 			"rcvbuf_udp_msgs", ovc_mp.rcvbuf_udp,
 			"cpu_reject", ovc_dload(&ovc->cpu_reject), "capacity_cps",
 			ovc_dload(&ovc->capacity), "sample_ms",
-			(int)atomic_load(&ovc->rxq_sample_ms));
+			(int)atomic_load(&ovc_rxq_st->sample_ms));
 	rpc->struct_add(h, "JJJffJJJJJJfffJJJJs", "rx_queue_bytes",
-			(unsigned long long)atomic_load(&ovc->rxq_bytes), "rx_queue_msgs",
-			(unsigned long long)(atomic_load(&ovc->rxq_bytes)
+			(unsigned long long)atomic_load(&ovc_rxq_st->bytes),
+			"rx_queue_msgs",
+			(unsigned long long)(atomic_load(&ovc_rxq_st->bytes)
 								 / OVC_RXQ_MSG_BYTES),
-			"limit_bytes", (unsigned long long)atomic_load(&ovc->rxq_limit),
-			"wait_ms", ovc_dload(&ovc->rxq_wait_ms), "drain_msgs_s",
-			ovc_dload(&ovc->rxq_drain), "drops",
-			(unsigned long long)atomic_load(&ovc->rxq_drops), "tcp_rx_bytes",
-			(unsigned long long)atomic_load(&ovc->rxq_tcp_bytes),
+			"limit_bytes", (unsigned long long)atomic_load(&ovc_rxq_st->limit),
+			"wait_ms", ovc_dload(&ovc_rxq_st->wait_ms), "drain_msgs_s",
+			ovc_dload(&ovc_rxq_st->drain), "drops",
+			(unsigned long long)atomic_load(&ovc_rxq_st->drops), "tcp_rx_bytes",
+			(unsigned long long)atomic_load(&ovc_rxq_st->tcp_bytes),
 			"tcp_backlog",
-			(unsigned long long)atomic_load(&ovc->rxq_tcp_backlog),
+			(unsigned long long)atomic_load(&ovc_rxq_st->tcp_backlog),
 			"rcvbuf_udp_bytes",
-			(unsigned long long)atomic_load(&ovc->rxq_rcvbuf_udp),
+			(unsigned long long)atomic_load(&ovc_rxq_st->rcvbuf_udp),
 			"rcvbuf_tcp_bytes",
-			(unsigned long long)atomic_load(&ovc->rxq_rcvbuf_tcp), "mss_tcp",
-			(unsigned long long)atomic_load(&ovc->rxq_mss_tcp), "guard_ms",
+			(unsigned long long)atomic_load(&ovc_rxq_st->rcvbuf_tcp), "mss_tcp",
+			(unsigned long long)atomic_load(&ovc_rxq_st->mss_tcp), "guard_ms",
 			o.guard_ms, "guard_f", cap, "f_effective", ovc_dload(&ovc->f_eff),
 			"max_age_ms", (unsigned long long)o.max_age_ms, "age_rejects",
 			(unsigned long long)atomic_load(
 					&ovc->ev_total[OVC_E_AGE_REJECT]),
 			"age_by_timestamp",
-			(unsigned long long)atomic_load(&ovc->rxq_age_stamped),
+			(unsigned long long)atomic_load(&ovc_rxq_st->age_stamped),
 			"age_by_estimate",
-			(unsigned long long)atomic_load(&ovc->rxq_age_estimated),
+			(unsigned long long)atomic_load(&ovc_rxq_st->age_estimated),
 			"drain_source", ovc_rxq_hooked ? "datagrams" : "requests");
 	rpc->struct_add(h, "JJJ", "proc_reads",
-			(unsigned long long)atomic_load(&ovc->rxq_proc_reads),
+			(unsigned long long)atomic_load(&ovc_rxq_st->proc_reads),
 			"max_age_loaded_ms",
 			(unsigned long long)o.age_loaded_ms,
 			"late_rejects",
@@ -119,10 +151,12 @@ static void rxq_stats(rpc_t *rpc, void *ctx, void *th)
 
 const struct ovc_part ovc_part_rxq = {
 		.name = "receive queue",
+		.init = rxq_init,
 		.child_init = rxq_child_init,
 		.start = rxq_start,
 		.sample = rxq_sample,
 		.second_end = rxq_second_end,
 		.second_close = rxq_second_close,
 		.stats = rxq_stats,
+		.destroy = rxq_destroy,
 };

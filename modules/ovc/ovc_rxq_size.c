@@ -22,6 +22,7 @@
 #include "ovc_modparams.h"
 #include "ovc_onset.h"
 #include "ovc_rxq.h"
+#include "ovc_rxq_state.h"
 #include "ovc_rxq_size.h"
 #include "ovc_sampler.h"
 #include "ovc_shm.h"
@@ -140,7 +141,7 @@ int ovc_rxq_size_udp(unsigned max_age_ms)
 			return -1;
 		sum += eff;
 	}
-	atomic_store(&ovc->rxq_rcvbuf_udp, sum);
+	atomic_store(&ovc_rxq_st->rcvbuf_udp, sum);
 	return 0;
 }
 
@@ -185,8 +186,8 @@ int ovc_rxq_apply(void)
 		if(m > 0)
 			mss = (uint64_t)m;
 	}
-	atomic_store(&ovc->rxq_rcvbuf_udp, udp);
-	atomic_store(&ovc->rxq_rcvbuf_tcp, tcp);
-	atomic_store(&ovc->rxq_mss_tcp, mss);
+	atomic_store(&ovc_rxq_st->rcvbuf_udp, udp);
+	atomic_store(&ovc_rxq_st->rcvbuf_tcp, tcp);
+	atomic_store(&ovc_rxq_st->mss_tcp, mss);
 	return ovc_rxq_size_udp(ovc_onset_max_age_ms(0));
 }

@@ -66,25 +66,8 @@ struct ovc_shm
 	ovc_atomic_double cpu_1s; /* last second's CPU occupancy */
 	_Atomic uint64_t mem_used; /* last sampled shm in use, bytes */
 	_Atomic uint64_t mem_total; /* last sampled shm size, bytes */
-	_Atomic uint64_t rxq_bytes; /* UDP receive queues now, bytes */
-	_Atomic uint64_t rxq_limit; /* their receive buffer limits, bytes */
-	_Atomic uint64_t rxq_drops; /* their kernel drop counters, summed */
-	_Atomic uint64_t rxq_tcp_bytes;	  /* unread bytes, TCP connections to
-										 the listeners' ports */
-	_Atomic uint64_t rxq_tcp_backlog; /* connections waiting for accept */
-	_Atomic uint64_t rxq_rcvbuf_udp;  /* SO_RCVBUF of UDP listeners, bytes */
-	_Atomic uint64_t rxq_rcvbuf_tcp;  /* SO_RCVBUF of TCP listeners, bytes */
-	_Atomic uint64_t rxq_mss_tcp;	  /* TCP_MAXSEG set on them (0: none) */
-	_Atomic uint64_t rx_dgrams;		  /* datagrams Kamailio read (drain) */
-	ovc_atomic_double rxq_wait_ms;	  /* estimated receive-queue wait, ms */
-	_Atomic unsigned rxq_sample_ms;	  /* receive-queue sampling period in
-										 force, ms (ticker) */
-	ovc_atomic_double rxq_drain;	  /* drain rate estimate, messages/s */
 	ovc_atomic_double rxq_guard_f;	  /* guard's cap on f in force (1: none) */
 	ovc_atomic_double f_eff;		  /* f the acceptor applies: min(f, cap) */
-	_Atomic uint64_t rxq_age_stamped;	/* age checks by kernel timestamp */
-	_Atomic uint64_t rxq_age_estimated; /* age checks by estimated wait */
-	_Atomic uint64_t rxq_proc_reads;	/* /proc fallback reads */
 	_Atomic uint64_t epochs; /* controller steps taken */
 
 	_Atomic uint64_t reject_cpu_ns; /* CPU spent refusing on the fast

@@ -32,6 +32,7 @@
 #include "ovc_onset.h"
 #include "ovc_part.h"
 #include "ovc_queue.h"
+#include "ovc_rxq.h"
 #include "ovc_shm.h"
 #include "ovc_ticker.h"
 
@@ -64,7 +65,7 @@ static void apply_plan(double f, double drain, int set_drain)
 	struct ovc_plan pl;
 
 	if(over && t->guarded)
-		cap = ovc_rxq_guard_cap(ovc_dload(&ovc->rxq_wait_ms),
+		cap = ovc_rxq_guard_cap(ovc_rxq_wait_ms(),
 				ovc_onset_guard_ms(), rxq_p.guard_f_min);
 	ovc_plan_make(t, f, share_now, drain, over, cap, &pl);
 	ovc_fair_plan(t, &pl); /* the heaviest sources first (ovc/fair.h) */
@@ -100,7 +101,7 @@ static ovc_time_ns sample_tick(ovc_time_ns now)
 	ms = rxq_p.sample_ms;
 	if(ovc_onset_observing() && ms < OVC_OBSERVE_SAMPLE_MS)
 		ms = OVC_OBSERVE_SAMPLE_MS;
-	atomic_store(&ovc->rxq_sample_ms, ms);
+	ovc_rxq_set_sample_ms(ms);
 	return now + (ovc_time_ns)ms * OVC_NS_PER_MS;
 }
 
