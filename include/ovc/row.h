@@ -2,7 +2,8 @@
 /*
  * ovc - one finished second, as shown by the module's ovc.csv: the count
  * arrays and one field per other column of ovc/columns.def. The module's
- * ticker, R-SOCA and the reaper fill it, src/csv.c prints it.
+ * ticker, R-SOCA and the reaper fill it, src/csv.c prints it. And the
+ * per-second column of a count kept as a running total (src/row.c).
  */
 #ifndef OVC_ROW_H
 #define OVC_ROW_H
@@ -88,5 +89,29 @@ struct ovc_row
 #define OVC_COL_ELEM(name, kind, member, unit, doc)
 #include "ovc/columns.def"
 };
+
+/* Seconds a per-second ring holds (the module's counting slots): a second
+ * is closed (its row written) more than a second after it ended, so that
+ * no writer still adds to it, and a ring of 4 leaves room for a late
+ * close. */
+#define OVC_ROW_SLOTS 4
+
+/* A running total's value at the end of each of the last OVC_ROW_SLOTS
+ * seconds (indexed by second % OVC_ROW_SLOTS): a second's column is what
+ * the total grew by during it (the kernel's drop counters). One writer. */
+struct ovc_row_delta
+{
+	uint64_t at[OVC_ROW_SLOTS];
+};
+
+/* Starts counting from the total v: every second's start is v. */
+void ovc_row_delta_start(struct ovc_row_delta *d, uint64_t v);
+
+/* The total was v at the end of second sec (>= 0). */
+void ovc_row_delta_end(struct ovc_row_delta *d, int64_t sec, uint64_t v);
+
+/* What the total grew by during second sec (>= 1; its end and the end of
+ * sec - 1 were noted): 0 when it went back (a counter that restarted). */
+uint64_t ovc_row_delta_of(const struct ovc_row_delta *d, int64_t sec);
 
 #endif

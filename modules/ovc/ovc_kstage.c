@@ -86,7 +86,7 @@ static uint64_t rejected_last;
  * the epoch's other counts, so that an epoch the controller skips (no CPU
  * reading) does not hand its refusals to the next one */
 static uint64_t refused_epoch;
-static uint64_t drops_at[OVC_SLOTS];
+static struct ovc_row_delta drops; /* the stage's drops, per second */
 
 /* The reason the stage may not act at all (NULL: it may). */
 static const char *veto(void)
@@ -321,8 +321,6 @@ static uint64_t since_reset(int i)
 
 static void ks_start(const struct ovc_tick *t)
 {
-	int s;
-
 	ovc_ksplit_init(&split);
 	if(loaded && ovc_fair_state() != NULL) {
 		fair_sorted = pkg_malloc(sizeof(*fair_sorted));
@@ -331,8 +329,7 @@ static void ks_start(const struct ovc_tick *t)
 	}
 	rejected_last =
 			atomic_load(&ovc->total.v[OVC_CLASS_INVITE][OVC_V_REJECTED]);
-	for(s = 0; s < OVC_SLOTS; s++)
-		drops_at[s] = atomic_load(&ks->k[K_DROPPED]);
+	ovc_row_delta_start(&drops, atomic_load(&ks->k[K_DROPPED]));
 }
 
 static void ks_second_end(
@@ -347,15 +344,12 @@ static void ks_second_end(
 		ovc_fair_sort(ksb.fair->sk.c[ovc_fair_prev(next)][0], fair_sorted);
 	}
 	row->kstage_share = ovc_dload(&ks->share);
-	drops_at[sec % OVC_SLOTS] = atomic_load(&ks->k[K_DROPPED]);
+	ovc_row_delta_end(&drops, sec, atomic_load(&ks->k[K_DROPPED]));
 }
 
 static void ks_second_close(int64_t sec, struct ovc_row *row)
 {
-	uint64_t before = drops_at[(sec + OVC_SLOTS - 1) % OVC_SLOTS];
-	uint64_t now = drops_at[sec % OVC_SLOTS];
-
-	row->kstage_drops = now >= before ? now - before : 0;
+	row->kstage_drops = ovc_row_delta_of(&drops, sec);
 }
 
 /* ovc.stats "kstage". */

@@ -20,7 +20,7 @@
 #include "ovc_shm.h"
 
 /* cumulative kernel drops at each second's end (ticker only) */
-static uint64_t drops_at[OVC_SLOTS];
+static struct ovc_row_delta drops;
 
 struct ovc_rxq_state *ovc_rxq_st;
 
@@ -58,10 +58,7 @@ static int rxq_child_init(int rank)
 /* Ticker start: drops are counted from here. */
 static void rxq_start(const struct ovc_tick *t)
 {
-	int s;
-
-	for(s = 0; s < OVC_SLOTS; s++)
-		drops_at[s] = atomic_load(&ovc_rxq_st->drops);
+	ovc_row_delta_start(&drops, atomic_load(&ovc_rxq_st->drops));
 }
 
 /* Each sample: the queues now, and the UDP buffers sized for the age
@@ -81,7 +78,7 @@ static void rxq_second_end(
 	row->rx_drain_msgs_s = ovc_dload(&ovc_rxq_st->drain);
 	ovc_rxq_sample_conns(t->now); /* the connections, once per second */
 	row->tcp_rx_bytes = atomic_load(&ovc_rxq_st->tcp_bytes);
-	drops_at[sec % OVC_SLOTS] = atomic_load(&ovc_rxq_st->drops);
+	ovc_row_delta_end(&drops, sec, atomic_load(&ovc_rxq_st->drops));
 	row->guard_f = ovc_dload(&ovc->rxq_guard_f);
 	row->rcvbuf_bytes = atomic_load(&ovc_rxq_st->limit);
 }
@@ -89,10 +86,7 @@ static void rxq_second_end(
 /* Closing second sec: the kernel's drops during it. */
 static void rxq_second_close(int64_t sec, struct ovc_row *row)
 {
-	uint64_t before = drops_at[(sec + OVC_SLOTS - 1) % OVC_SLOTS];
-	uint64_t drops = drops_at[sec % OVC_SLOTS];
-
-	row->rx_drops = drops >= before ? drops - before : 0;
+	row->rx_drops = ovc_row_delta_of(&drops, sec);
 }
 
 /* ovc.stats "rxq": the overload evidence and the settings in force

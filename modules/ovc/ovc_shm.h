@@ -34,7 +34,7 @@ struct ovc_counts
 
 /* Number of per-second counting slots (a ring indexed by monotonic second;
  * a slot is read and cleared > 0.5 s after its second ended). */
-#define OVC_SLOTS 4
+#define OVC_SLOTS OVC_ROW_SLOTS
 
 /* Doubles crossing processes are stored as their bit patterns. */
 typedef _Atomic uint64_t ovc_atomic_double;

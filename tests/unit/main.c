@@ -48,6 +48,7 @@ int main(void)
 	srunner_add_suite(sr, make_suite_capest());
 	srunner_add_suite(sr, make_suite_memguard());
 	srunner_add_suite(sr, make_suite_csv());
+	srunner_add_suite(sr, make_suite_row());
 	srunner_add_suite(sr, make_suite_nexthop());
 	srunner_add_suite(sr, make_suite_ocloop());
 	srunner_add_suite(sr, make_suite_oc7339());

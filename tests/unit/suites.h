@@ -41,6 +41,7 @@ Suite *make_suite_alg(void);
 Suite *make_suite_admission(void);
 Suite *make_suite_plan(void);
 Suite *make_suite_csv(void);
+Suite *make_suite_row(void);
 Suite *make_suite_nexthop(void);
 Suite *make_suite_ocloop(void);
 Suite *make_suite_oc7339(void);
