@@ -13,6 +13,7 @@
 #include "ovc_reply.h"
 #include "ovc_rsoca.h"
 #include "ovc_rxq.h"
+#include "ovc_sampler.h"
 
 const struct ovc_adm_state *ovc_admit_state(void)
 {
@@ -135,6 +136,5 @@ void ovc_count_refusal_cpu(uint64_t t0, unsigned scale)
 	uint64_t t1 = ovc_thread_cpu_ns();
 
 	if(t1 > t0)
-		atomic_fetch_add_explicit(&ovc->reject_cpu_ns, (t1 - t0) * scale,
-				memory_order_relaxed);
+		ovc_sampler_count_reject_ns((t1 - t0) * scale);
 }

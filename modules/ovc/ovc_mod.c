@@ -188,7 +188,7 @@ static int pv_get_ovc(sip_msg_t *msg, pv_param_t *param, pv_value_t *res)
 			s.s = buf;
 			return pv_get_strval(msg, param, res, &s);
 		case PV_CPU:
-			s.len = snprintf(buf, sizeof(buf), "%.4f", ovc_dload(&ovc->cpu));
+			s.len = snprintf(buf, sizeof(buf), "%.4f", ovc_sampler_cpu());
 			s.s = buf;
 			return pv_get_strval(msg, param, res, &s);
 		case PV_QUEUE:
@@ -220,8 +220,7 @@ static int mod_init(void)
 	if(ovc_sampler_init(&ovc_mp.cpu_source, &ovc_mp.cpu_capacity) < 0)
 		return -1;
 	if(ovc_shm_init(ovc_mp_params(), ovc_mp.algorithm, ovc_mp.mode,
-			   ovc_mp.dry_run, ovc_mp.cpu_source, ovc_mp.cpu_capacity,
-			   (unsigned)ovc_mp.stats_history)
+			   ovc_mp.dry_run, (unsigned)ovc_mp.stats_history)
 			< 0) {
 		LM_ERR("cannot initialise ovc's shared state\n");
 		return -1;

@@ -17,6 +17,7 @@
 #include "ovc_nexthop_part.h"
 #include "ovc_onset.h"
 #include "ovc_part.h"
+#include "ovc_sampler.h"
 
 /* Each second in the timer process that runs module timers: tm's
  * retransmissions are sent from there (ovc_net_hook_out()). */
@@ -86,7 +87,7 @@ static void loop_step(ovc_time_ns now)
 	n->last_aged = aged;
 	n->last_step = now;
 	a = ovc_ocloop_step(&n->loop, x, ovc_overloaded(), clogged,
-			ovc_dload(&ovc->cpu_1s), target, dt);
+			ovc_sampler_cpu_1s(), target, dt);
 	ovc_dstore(&n->a, a);
 	ovc_dstore(&n->exact, ovc_ocloop_exact(&n->loop));
 	atomic_store(&n->engaged, n->loop.engaged);

@@ -131,7 +131,7 @@ static void log_change(int on, ovc_time_ns now, double rx, double q,
 	const char *w = wait_text(least, b1, sizeof(b1));
 	const char *wr = wait_text(rx, b2, sizeof(b2));
 	const char *wq = wait_text(q, b3, sizeof(b3));
-	double cpu = ovc_dload(&ovc->cpu), f = ovc_dload(&ovc->f);
+	double cpu = ovc_sampler_cpu(), f = ovc_dload(&ovc->f);
 
 	if(on) {
 		onset_at = now;

@@ -105,7 +105,7 @@ static void rxq_stats(rpc_t *rpc, void *ctx, void *th)
 			(unsigned long long)o.onsets, "onset_ms", o.onset_ms,
 			"onset_enter_ms", o.enter_ms, "stall_ms", o.stall_ms,
 			"rcvbuf_udp_msgs", ovc_mp.rcvbuf_udp,
-			"cpu_reject", ovc_dload(&ovc->cpu_reject), "capacity_cps",
+			"cpu_reject", ovc_sampler_cpu_reject(), "capacity_cps",
 			ovc_dload(&ovc->capacity), "sample_ms",
 			(int)atomic_load(&ovc_rxq_st->sample_ms));
 	rpc->struct_add(h, "JJJffJJJJJJfffJJJJs", "rx_queue_bytes",

@@ -44,4 +44,28 @@ ovc_time_ns ovc_sampler_cpu_period_ns(void);
  * 0 without a quota. */
 double ovc_sampler_stall_ms(void);
 
+/* The sampler's figures (the part, ovc_sampler_part.c). Any process,
+ * after mod_init; lock-free. */
+
+/* The CPU source in force (enum ovc_cpu_source) and the CPUs the
+ * occupancy is measured against: fixed at start. */
+int ovc_sampler_source(void);
+double ovc_sampler_capacity(void);
+
+/* CPU occupancy of the last epoch and of the last second, and the share
+ * of capacity spent refusing in the last epoch: fractions of
+ * ovc_sampler_capacity() (0 before the first reading). */
+double ovc_sampler_cpu(void);
+double ovc_sampler_cpu_1s(void);
+double ovc_sampler_cpu_reject(void);
+
+/* Kamailio's shared memory in use and its size at the last epoch,
+ * bytes. */
+uint64_t ovc_sampler_mem_used(void);
+uint64_t ovc_sampler_mem_total(void);
+
+/* Adds ns of CPU spent refusing requests on the request path (sampled
+ * and scaled by the caller). Lock-free; any process. */
+void ovc_sampler_count_reject_ns(uint64_t ns);
+
 #endif

@@ -10,14 +10,40 @@
  * 20 ms of every 100 ms period), so a window of another length reads the
  * bursts' phase, not the load.
  */
+#include <string.h>
+
+#include "core/mem/shm_mem.h"
+
 #include "ovc/cpu.h"
 
+#include "ovc_modparams.h"
 #include "ovc_part.h"
 #include "ovc_sampler.h"
 #include "ovc_sampler_mem.h"
 #include "ovc_shm.h"
 
 #define OVC_CPU_HIST 256 /* samples kept */
+
+/* What every process sees: the sampler's figures, allocated in shared
+ * memory at mod_init (before the fork). The ticker writes them (the
+ * request path adds the CPU it spends refusing), any process reads them;
+ * atomics only, no lock. */
+struct sampler_shm
+{
+	int source;					  /* enum ovc_cpu_source (fixed at start) */
+	double capacity;			  /* CPUs the occupancy is measured
+									 against (fixed at start) */
+	ovc_atomic_double cpu;		  /* last epoch's CPU occupancy */
+	ovc_atomic_double cpu_1s;	  /* last second's CPU occupancy */
+	ovc_atomic_double cpu_reject; /* refusing's share of capacity, last
+									 epoch */
+	_Atomic uint64_t reject_ns;	  /* CPU spent refusing on the fast path,
+									 ns (sampled, scaled) */
+	_Atomic uint64_t mem_used;	  /* last sampled shm in use, bytes */
+	_Atomic uint64_t mem_total;	  /* last sampled shm size, bytes */
+};
+
+static struct sampler_shm *sm;
 
 struct cpu_hist
 {
@@ -56,7 +82,7 @@ static ovc_time_ns cpu_window(ovc_time_ns epoch)
  * process restarted). */
 static double hist_sample(struct cpu_hist *h, ovc_time_ns now, double *rej)
 {
-	uint64_t busy, rj = atomic_load(&ovc->reject_cpu_ns);
+	uint64_t busy, rj = atomic_load(&sm->reject_ns);
 	unsigned i, idx, best;
 	ovc_time_ns d, best_d;
 	double dt;
@@ -93,9 +119,9 @@ static double hist_sample(struct cpu_hist *h, ovc_time_ns now, double *rej)
 	if(dt <= 0)
 		return -1;
 	*rej = rj >= h->rej[best]
-				   ? (double)(rj - h->rej[best]) / (dt * ovc->cpu_capacity)
+				   ? (double)(rj - h->rej[best]) / (dt * sm->capacity)
 				   : 0;
-	return (double)(busy - h->busy[best]) / (dt * ovc->cpu_capacity);
+	return (double)(busy - h->busy[best]) / (dt * sm->capacity);
 }
 
 /* Reads the busy counter and feeds meter m (per-second figures). Returns
@@ -112,12 +138,35 @@ static double meter_sample(struct ovc_cpu_meter *m, ovc_time_ns now)
 	return occ;
 }
 
+/* mod_init: the shared block, with the CPU source and capacity resolved
+ * from the modparams (ovc_sampler_init()). */
+static int sampler_init(const struct ovc_params *p)
+{
+	sm = shm_malloc(sizeof(*sm));
+	if(sm == NULL) {
+		SHM_MEM_ERROR;
+		return -1;
+	}
+	memset(sm, 0, sizeof(*sm));
+	sm->source = ovc_mp.cpu_source;
+	sm->capacity = ovc_mp.cpu_capacity;
+	return 0;
+}
+
+/* mod_destroy */
+static void sampler_destroy(void)
+{
+	if(sm != NULL)
+		shm_free(sm);
+	sm = NULL;
+}
+
 /* Ticker start: the first samples (no figure yet). */
 static void sampler_start(const struct ovc_tick *t)
 {
 	double rej;
 
-	ovc_cpu_init(&sec_meter, ovc->cpu_capacity, 10 * OVC_NS_PER_S);
+	ovc_cpu_init(&sec_meter, sm->capacity, 10 * OVC_NS_PER_S);
 	hist_sample(&epoch_hist, t->now, &rej);
 	meter_sample(&sec_meter, t->now);
 }
@@ -133,8 +182,8 @@ static void sampler_measure(const struct ovc_tick *t, struct ovc_measure *m)
 	double rho, rej = 0;
 
 	ovc_sampler_mem(&used, &total);
-	atomic_store(&ovc->mem_used, used);
-	atomic_store(&ovc->mem_total, total);
+	atomic_store(&sm->mem_used, used);
+	atomic_store(&sm->mem_total, total);
 	if(epoch_hist.epoch != t->epoch) {
 		epoch_hist.window = cpu_window(t->epoch);
 		epoch_hist.epoch = t->epoch;
@@ -145,8 +194,8 @@ static void sampler_measure(const struct ovc_tick *t, struct ovc_measure *m)
 	if(rho < 0)
 		return;
 	m->cpu_reject = rho - m->cpu;
-	ovc_dstore(&ovc->cpu_reject, rej);
-	ovc_dstore(&ovc->cpu, rho);
+	ovc_dstore(&sm->cpu_reject, rej);
+	ovc_dstore(&sm->cpu, rho);
 }
 
 /* End of a second: the CPU over that second, memory, refusing's share. */
@@ -156,14 +205,56 @@ static void sampler_second_end(
 	double rho = meter_sample(&sec_meter, t->now);
 
 	row->cpu = rho >= 0 ? rho : 0;
-	row->mem_used = atomic_load(&ovc->mem_used);
-	row->cpu_reject = ovc_dload(&ovc->cpu_reject);
-	ovc_dstore(&ovc->cpu_1s, row->cpu);
+	row->mem_used = atomic_load(&sm->mem_used);
+	row->cpu_reject = ovc_dload(&sm->cpu_reject);
+	ovc_dstore(&sm->cpu_1s, row->cpu);
+}
+
+int ovc_sampler_source(void)
+{
+	return sm->source;
+}
+
+double ovc_sampler_capacity(void)
+{
+	return sm->capacity;
+}
+
+double ovc_sampler_cpu(void)
+{
+	return sm != NULL ? ovc_dload(&sm->cpu) : 0;
+}
+
+double ovc_sampler_cpu_1s(void)
+{
+	return ovc_dload(&sm->cpu_1s);
+}
+
+double ovc_sampler_cpu_reject(void)
+{
+	return ovc_dload(&sm->cpu_reject);
+}
+
+uint64_t ovc_sampler_mem_used(void)
+{
+	return sm != NULL ? atomic_load(&sm->mem_used) : 0;
+}
+
+uint64_t ovc_sampler_mem_total(void)
+{
+	return atomic_load(&sm->mem_total);
+}
+
+void ovc_sampler_count_reject_ns(uint64_t ns)
+{
+	atomic_fetch_add_explicit(&sm->reject_ns, ns, memory_order_relaxed);
 }
 
 const struct ovc_part ovc_part_sampler = {
 		.name = "sampler",
+		.init = sampler_init,
 		.start = sampler_start,
 		.measure = sampler_measure,
 		.second_end = sampler_second_end,
+		.destroy = sampler_destroy,
 };

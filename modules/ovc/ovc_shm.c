@@ -57,8 +57,7 @@ int64_t ovc_now_sec_coarse(void)
 }
 
 int ovc_shm_init(const struct ovc_params *params, enum ovc_alg alg,
-		enum ovc_mode mode, int dry_run, int cpu_source, double cpu_capacity,
-		unsigned hist_size)
+		enum ovc_mode mode, int dry_run, unsigned hist_size)
 {
 	struct timespec rt, mono;
 
@@ -90,8 +89,6 @@ int ovc_shm_init(const struct ovc_params *params, enum ovc_alg alg,
 	atomic_store(&ovc->alg, alg);
 	atomic_store(&ovc->mode, mode);
 	atomic_store(&ovc->dry_run, dry_run);
-	ovc->cpu_source = cpu_source;
-	ovc->cpu_capacity = cpu_capacity;
 	ovc_acceptor_init(&ovc->acc, 1.0);
 	ovc_acceptor_init(&ovc->acc_arrival, 1.0);
 	ovc_dstore(&ovc->f, 1.0);

@@ -54,25 +54,16 @@ struct ovc_shm
 								   the script has passed to admit() without
 								   noreply: the fast path decides only those */
 	_Atomic int reconfig;	  /* 1: ticker re-inits the controller */
-	int cpu_source;			  /* enum ovc_cpu_source (fixed at start) */
-	double cpu_capacity;	  /* CPUs the occupancy is measured against */
 
 	/* decision state */
 	struct ovc_acceptor acc; /* shared deterministic acceptor */
 	struct ovc_acceptor acc_arrival; /* at arrival when acc applies at
 										dequeue (pi): the guard's cap */
 	ovc_atomic_double f;	 /* last f set by the controller */
-	ovc_atomic_double cpu;	 /* last epoch's CPU occupancy */
-	ovc_atomic_double cpu_1s; /* last second's CPU occupancy */
-	_Atomic uint64_t mem_used; /* last sampled shm in use, bytes */
-	_Atomic uint64_t mem_total; /* last sampled shm size, bytes */
 	ovc_atomic_double rxq_guard_f;	  /* guard's cap on f in force (1: none) */
 	ovc_atomic_double f_eff;		  /* f the acceptor applies: min(f, cap) */
 	_Atomic uint64_t epochs; /* controller steps taken */
 
-	_Atomic uint64_t reject_cpu_ns; /* CPU spent refusing on the fast
-									   path, ns (sampled, scaled) */
-	ovc_atomic_double cpu_reject;	/* its share of capacity, last epoch */
 	ovc_atomic_double capacity;		/* learned capacity, INVITEs/s at full
 									   CPU (0: not yet; ovc/capest.h) */
 
@@ -104,8 +95,7 @@ extern struct ovc_shm *ovc;
 
 /* Allocates and initialises the shared state. Returns 0 or -1. */
 int ovc_shm_init(const struct ovc_params *params, enum ovc_alg alg,
-		enum ovc_mode mode, int dry_run, int cpu_source, double cpu_capacity,
-		unsigned hist_size);
+		enum ovc_mode mode, int dry_run, unsigned hist_size);
 
 /* Frees the shared state (server shutdown). */
 void ovc_shm_destroy(void);

@@ -14,6 +14,7 @@
 #include "ovc_onset.h"
 #include "ovc_queue.h"
 #include "ovc_rxq.h"
+#include "ovc_sampler.h"
 #include "ovc_shm.h"
 #include "ovc_stats.h"
 #include "ovc_tmreap.h"

@@ -14,6 +14,7 @@
 
 #include "ovc_part.h"
 #include "ovc_reaper.h"
+#include "ovc_sampler.h"
 #include "ovc_tmreap.h"
 
 static int tmreap_init(const struct ovc_params *p)
@@ -38,8 +39,8 @@ static int tmreap_child_init(int rank)
  * M_min/M_max); shm used/total when the thresholds cannot be derived. */
 static void tmreap_measure(const struct ovc_tick *t, struct ovc_measure *m)
 {
-	uint64_t used = atomic_load(&ovc->mem_used);
-	uint64_t total = atomic_load(&ovc->mem_total);
+	uint64_t used = ovc_sampler_mem_used();
+	uint64_t total = ovc_sampler_mem_total();
 	struct ovc_params p;
 	struct ovc_tr_meas tm;
 
