@@ -42,10 +42,8 @@ int ovc_admit(struct sip_msg *msg, int noreply)
 	}
 	q = ovc_req_msg(msg);
 	q->noreply = noreply;
-	if(ovc_fast_path_kemi && !noreply
-			&& !(atomic_load_explicit(&ovc->script_plain, memory_order_relaxed)
-					& (1u << q->r.c)))
-		atomic_fetch_or(&ovc->script_plain, 1u << q->r.c);
+	if(ovc_fast_path_kemi && !noreply)
+		ovc_fastpath_script_plain(q->r.c);
 	/* the raw scan serves the decision memory over UDP only (a stream
 	 * does not retransmit) */
 	r = q->r;

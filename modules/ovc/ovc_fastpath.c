@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/events.h"
+#include "core/mem/shm_mem.h"
 
 #include "ovc_actor.h"
 #include "ovc_admit.h"
@@ -13,10 +14,29 @@
 #include "ovc_fastpath.h"
 #include "ovc_modparams.h"
 #include "ovc_onset.h"
+#include "ovc_part.h"
 #include "ovc_request.h"
 #include "ovc_rxq.h"
 
 int ovc_fast_path_kemi;
+
+/* What every process sees: how the script answers, and the requests left
+ * to the normal path by scan reason. Allocated in shared memory at
+ * mod_init (before the fork); atomics only, no lock. */
+struct fp_shm
+{
+	_Atomic int script_replies;	   /* 1: a KEMI script asked for noreply:
+									  the fast path leaves every request
+									  to it */
+	_Atomic unsigned script_plain; /* KEMI: bit per class (1u << class)
+									  the script has passed to admit()
+									  without noreply: the fast path
+									  decides only those */
+	_Atomic uint64_t fallthrough[16]; /* left to the normal path, by scan
+										 reason (index -reason) */
+};
+
+static struct fp_shm *fp;
 
 /* The fast path on one datagram (ovc_dgram_in); *refused is set when it
  * was refused here (answered, dropped, or the ACK to a reject absorbed). */
@@ -35,7 +55,7 @@ static int dgram_in(sr_event_param_t *evp, int *refused)
 	ovc_handoff_clear();
 	ovc_rxq_count_dgram(); /* one datagram off the socket's queue */
 	if(!ovc_mp.fast_path || len <= 0
-			|| atomic_load_explicit(&ovc->script_replies, memory_order_relaxed))
+			|| atomic_load_explicit(&fp->script_replies, memory_order_relaxed))
 		return 0;
 	if(len >= 8 && memcmp(buf, "SIP/2.0 ", 8) == 0)
 		return 0; /* a response: the normal path */
@@ -44,12 +64,12 @@ static int dgram_in(sr_event_param_t *evp, int *refused)
 		/* not ours to judge here: the normal path takes it */
 		if(rc < 0 && -rc < OVC_SCAN_REASONS)
 			atomic_fetch_add_explicit(
-					&ovc->fp_fallthrough[-rc], 1, memory_order_relaxed);
+					&fp->fallthrough[-rc], 1, memory_order_relaxed);
 		ovc_count_event(OVC_E_FAST_FALLTHROUGH);
 		return 0;
 	}
 	if(ovc_fast_path_kemi
-			&& !(atomic_load_explicit(&ovc->script_plain, memory_order_relaxed)
+			&& !(atomic_load_explicit(&fp->script_plain, memory_order_relaxed)
 					& (1u << q.r.c)))
 		return 0; /* the KEMI script has not shown how it admits these */
 	ovc_admit_settings(&cfg);
@@ -82,3 +102,61 @@ int ovc_dgram_in(sr_event_param_t *evp)
 		ovc_count_refusal_cpu(t0, OVC_REJECT_SAMPLE);
 	return rc;
 }
+
+int ovc_fastpath_leave_all(void)
+{
+	return !atomic_load_explicit(&fp->script_replies, memory_order_relaxed)
+		   && !atomic_exchange(&fp->script_replies, 1);
+}
+
+void ovc_fastpath_script_plain(enum ovc_class c)
+{
+	if(!(atomic_load_explicit(&fp->script_plain, memory_order_relaxed)
+			   & (1u << c)))
+		atomic_fetch_or(&fp->script_plain, 1u << c);
+}
+
+uint64_t ovc_fastpath_fallthrough(int reason)
+{
+	if(fp == NULL || reason <= 0 || reason >= 16)
+		return 0;
+	return atomic_load(&fp->fallthrough[reason]);
+}
+
+/* ------------------------------------------------ the part */
+
+/* mod_init: the shared block. */
+static int fastpath_init(const struct ovc_params *p)
+{
+	fp = shm_malloc(sizeof(*fp));
+	if(fp == NULL) {
+		SHM_MEM_ERROR;
+		return -1;
+	}
+	memset(fp, 0, sizeof(*fp));
+	return 0;
+}
+
+/* ovc.reset: the fall-through counts. */
+static void fastpath_reset(void)
+{
+	int r;
+
+	for(r = 0; r < 16; r++)
+		atomic_store(&fp->fallthrough[r], 0);
+}
+
+/* mod_destroy */
+static void fastpath_destroy(void)
+{
+	if(fp != NULL)
+		shm_free(fp);
+	fp = NULL;
+}
+
+const struct ovc_part ovc_part_fastpath = {
+		.name = "fast path",
+		.init = fastpath_init,
+		.reset = fastpath_reset,
+		.destroy = fastpath_destroy,
+};

@@ -60,10 +60,7 @@ static int ki_ovc_admit_flags(sip_msg_t *msg, str *flags)
 	if(flags == NULL || flags->len == 0)
 		return ovc_admit(msg, 0);
 	if(flags->len == 7 && strncmp(flags->s, "noreply", 7) == 0) {
-		if(ovc_mp.fast_path
-				&& !atomic_load_explicit(
-						&ovc->script_replies, memory_order_relaxed)
-				&& !atomic_exchange(&ovc->script_replies, 1))
+		if(ovc_mp.fast_path && ovc_fastpath_leave_all())
 			/* as ovc_admit("noreply") in a native script, found at run
 			 * time: the fast path would take the refusal from the
 			 * script */

@@ -6,7 +6,8 @@
  * (its cap on the admission), the onset before the receive
  * queue, and the blocks of ovc.stats as they appear (mem_guard, queue,
  * rxq, rsoca, rsoca_mem, network, kstage, fair); the queue is destroyed before R-SOCA, whose
- * reply it uses.
+ * reply it uses. The fast path (its shared block and ovc.reset of its
+ * counts) is last: its block of ovc.stats is the RPC's own.
  */
 #include "core/dprint.h"
 
@@ -23,6 +24,7 @@ const struct ovc_part *const ovc_parts[] = {
 		&ovc_part_network,
 		&ovc_part_kstage,
 		&ovc_part_fair,
+		&ovc_part_fastpath,
 		NULL,
 };
 

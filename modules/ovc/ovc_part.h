@@ -74,7 +74,7 @@ struct ovc_part
 /* The parts. Each is defined beside the header it serves: in its own
  * ovc_X_part.c beside ovc_X.c (queue, rxq, sampler, tmreap, and nexthop's
  * part network), or in ovc_X.c when the part is that file's job (onset,
- * rsoca, kstage, fair). */
+ * rsoca, kstage, fair, fastpath). */
 extern const struct ovc_part ovc_part_sampler;
 extern const struct ovc_part ovc_part_memguard;
 extern const struct ovc_part ovc_part_onset;
@@ -85,6 +85,7 @@ extern const struct ovc_part ovc_part_tmreap;
 extern const struct ovc_part ovc_part_network;
 extern const struct ovc_part ovc_part_kstage;
 extern const struct ovc_part ovc_part_fair;
+extern const struct ovc_part ovc_part_fastpath;
 
 /* The parts, in order, NULL-terminated (ovc_part.c). */
 extern const struct ovc_part *const ovc_parts[];

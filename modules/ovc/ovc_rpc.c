@@ -18,6 +18,7 @@
 #include "ovc/sipscan.h"
 
 #include "ovc_admit.h"
+#include "ovc_fastpath.h"
 #include "ovc_modparams.h"
 #include "ovc_nexthop.h"
 #include "ovc_nexthop_part.h"
@@ -75,7 +76,7 @@ static void add_fast_path(rpc_t *rpc, void *th)
 		snprintf(name, sizeof(name), "fallthrough_%s",
 				ovc_scan_reason_name(-r));
 		rpc->struct_add(h, "J", name,
-				(unsigned long long)atomic_load(&ovc->fp_fallthrough[r]));
+				(unsigned long long)ovc_fastpath_fallthrough(r));
 	}
 }
 

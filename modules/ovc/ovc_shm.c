@@ -166,8 +166,6 @@ void ovc_counts_reset(void)
 			atomic_store(&ovc->total.v[c][v], 0);
 	for(c = 0; c < OVC_E_COUNT; c++)
 		atomic_store(&ovc->ev_total[c], 0);
-	for(c = 0; c < 16; c++)
-		atomic_store(&ovc->fp_fallthrough[c], 0);
 	atomic_store(&ovc->reset_sec, ovc_now_sec_coarse());
 	ovc->hist_count = 0;
 	ovc->hist_next = 0;

@@ -48,11 +48,6 @@ struct ovc_shm
 	_Atomic int alg;		  /* enum ovc_alg in force */
 	_Atomic int mode;		  /* enum ovc_mode */
 	_Atomic int dry_run;	  /* 1: decide and count, never reject */
-	_Atomic int script_replies; /* 1: a KEMI script asked for noreply:
-								   the fast path leaves every request to it */
-	_Atomic unsigned script_plain; /* KEMI: bit per class (1u << class)
-								   the script has passed to admit() without
-								   noreply: the fast path decides only those */
 	_Atomic int reconfig;	  /* 1: ticker re-inits the controller */
 
 	/* decision state */
@@ -72,8 +67,6 @@ struct ovc_shm
 	struct ovc_counts slot[OVC_SLOTS]; /* per monotonic second */
 	_Atomic uint64_t ev_total[OVC_E_COUNT];			/* events */
 	_Atomic uint64_t ev_slot[OVC_SLOTS][OVC_E_COUNT]; /* per second */
-	_Atomic uint64_t fp_fallthrough[16]; /* left to the normal path, by
-											scan reason (index -reason) */
 	int64_t mono_to_unix;			  /* unix s - monotonic s at start */
 	_Atomic int64_t reset_sec; /* monotonic second of the last ovc.reset:
 								  rows up to it are discarded */
