@@ -189,7 +189,7 @@ static int pv_get_ovc(sip_msg_t *msg, pv_param_t *param, pv_value_t *res)
 			s.s = buf;
 			return pv_get_strval(msg, param, res, &s);
 		case PV_QUEUE:
-			if(ovc_q != NULL)
+			if(ovc_queue_exists())
 				return pv_get_sintval(msg, param, res, (int)ovc_queue_len());
 			return pv_get_sintval(msg, param, res,
 					(int)(ovc_rxq_bytes() / OVC_RXQ_MSG_BYTES));
@@ -252,7 +252,7 @@ static int mod_init(void)
 			" fast_path=%d queue=%u workers=%d reject=%d %.*s\n",
 			ovc_alg_name(ovc_mp.algorithm), ovc_mode_name(ovc_mp.mode),
 			ovc_net_mode_name(), ovc_mp.dry_run, ovc_mp.fast_path,
-			ovc_queue_cap(), ovc_q ? ovc_mp.queue_workers : 0,
+			ovc_queue_cap(), ovc_queue_exists() ? ovc_mp.queue_workers : 0,
 			ovc_reply.code, ovc_reply.reason.len, ovc_reply.reason.s);
 	return 0;
 

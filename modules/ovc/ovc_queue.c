@@ -17,6 +17,7 @@
 
 #include "ovc_onset.h"
 #include "ovc_queue.h"
+#include "ovc_queue_state.h"
 
 struct ovc_queue *ovc_q = NULL;
 
@@ -119,6 +120,16 @@ error:
 	shm_free(ovc_q);
 	ovc_q = NULL;
 	return -1;
+}
+
+int ovc_queue_exists(void)
+{
+	return ovc_q != NULL;
+}
+
+double ovc_queue_delay_ms(void)
+{
+	return ovc_q != NULL ? ovc_dload(&ovc_q->delay_ms) : 0;
 }
 
 int ovc_queue_on(void)

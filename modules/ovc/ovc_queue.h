@@ -14,11 +14,8 @@
 #include <stdint.h>
 
 #include "core/ip_addr.h"
-#include "core/locking.h"
 
 #include "ovc/admission.h"
-#include "ovc/fifo.h"
-#include "ovc/pacer.h"
 #include "ovc/types.h"
 
 #include "ovc_shm.h"
@@ -40,34 +37,13 @@ struct ovc_qitem
 #define OVC_DRAIN_FREE 0   /* as fast as the workers can */
 #define OVC_DRAIN_PAUSE -1 /* u = 0: hold the queue */
 
-struct ovc_queue
-{
-	struct ovc_fifo *fifo;		 /* the ring of struct ovc_qitem * */
-	gen_lock_t lock;			 /* the ring's lock (a few instructions) */
-	unsigned workers;			 /* worker processes */
-	int max_wait_ms;			 /* older on dequeue: rejected (0: never,
-									-1: the age limit in force) */
-	_Atomic uint32_t seq;		 /* futex word, bumped by every push */
-	_Atomic int sleepers;		 /* workers blocked on seq */
-	_Atomic int stopping;		 /* shutdown: refuse pushes */
-	uint64_t max_bytes;			 /* shared memory the queued INVITEs may
-									take, bytes */
-	_Atomic uint64_t bytes;		 /* shared memory they take now */
-	struct ovc_pacer pacer;		 /* drain pacing for pi */
-	_Atomic int64_t interval_ns; /* ns between dequeues, or OVC_DRAIN_* */
-	/* waits of dequeued INVITEs: since the last epoch (controllers) ... */
-	_Atomic uint64_t ep_wait_ns;
-	_Atomic uint64_t ep_waits;
-	/* ... and per monotonic second (the CSV row) */
-	_Atomic uint64_t sec_wait_ns[OVC_SLOTS];
-	_Atomic uint64_t sec_waits[OVC_SLOTS];
-	_Atomic uint64_t sec_wait_max_ns[OVC_SLOTS];
-	ovc_atomic_double delay_ms;		/* last closed second: mean wait, ms */
-	ovc_atomic_double delay_max_ms; /* last closed second: max wait, ms */
-};
+/* Is there a queue (queue_size and queue_workers not 0; it may be
+ * shutting down)? Lock-free; any process. */
+int ovc_queue_exists(void);
 
-/* The queue, or NULL when it is disabled (queue_size or queue_workers 0). */
-extern struct ovc_queue *ovc_q;
+/* Mean wait of the INVITEs dequeued in the last closed second, ms (0: no
+ * queue). Lock-free; any process. */
+double ovc_queue_delay_ms(void);
 
 /* Creates the queue in shm (mod_init, before the fork): size entries,
  * workers processes, max_wait_ms (0: no limit; -1: the age limit in

@@ -16,6 +16,7 @@
 #include "ovc_modparams.h"
 #include "ovc_part.h"
 #include "ovc_proc.h"
+#include "ovc_queue_state.h"
 #include "ovc_qworker.h"
 #include "ovc_rxq.h"
 #include "ovc_sampler.h"

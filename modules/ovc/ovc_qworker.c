@@ -14,6 +14,7 @@
 #include "ovc_actor.h"
 #include "ovc_decide.h"
 #include "ovc_proc.h"
+#include "ovc_queue_state.h"
 #include "ovc_qworker.h"
 #include "ovc_request.h"
 

@@ -102,7 +102,7 @@ static void ovc_rpc_stats(rpc_t *rpc, void *ctx)
 			"cpu_source", ovc_cpu_source_name(ovc_sampler_source()),
 			"cpu_capacity", ovc_sampler_capacity(), "queue_len",
 			(int)ovc_queue_len(), "queue_delay_ms",
-			ovc_q ? ovc_dload(&ovc_q->delay_ms) : 0.0, "mem_used",
+			ovc_queue_delay_ms(), "mem_used",
 			(unsigned long long)ovc_sampler_mem_used(), "epochs",
 			(unsigned long long)atomic_load(&ovc->epochs), "replies",
 			(unsigned long long)atomic_load(&ovc->ev_total[OVC_E_REPLY]),

@@ -23,8 +23,8 @@
 
 #define total(cls, vd) atomic_load(&ovc->total.v[OVC_CLASS_##cls][OVC_V_##vd])
 #define ev(e) atomic_load(&ovc->ev_total[OVC_E_##e])
-#define reaped(c) (ovc_tr ? atomic_load(&ovc_tr->ended[OVC_CLASS_##c]) : 0)
-#define live_transactions() (ovc_tr ? (uint64_t)ovc_tr_live_total() : 0)
+#define reaped(c) ovc_tr_ended(OVC_CLASS_##c)
+#define live_transactions() ((uint64_t)ovc_tr_live_now())
 
 /* Transitions to overload since start. */
 static uint64_t onsets(void)

@@ -75,7 +75,7 @@ static void apply_plan(double f, double drain, int set_drain)
 	ovc_acceptor_set(&ovc->acc_arrival, pl.f_arrival);
 	ovc_dstore(&ovc->f_eff, pl.f_accept);
 	ovc_acceptor_set(&ovc->acc, pl.f_accept);
-	if(set_drain && ovc_q != NULL)
+	if(set_drain && ovc_queue_exists())
 		ovc_queue_set_drain(pl.drain);
 }
 

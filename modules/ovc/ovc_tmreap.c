@@ -160,6 +160,16 @@ int64_t ovc_tr_live_total(void)
 	return n > 0 ? n : 0;
 }
 
+uint64_t ovc_tr_ended(enum ovc_class c)
+{
+	return ovc_tr != NULL ? atomic_load(&ovc_tr->ended[c]) : 0;
+}
+
+int64_t ovc_tr_live_now(void)
+{
+	return ovc_tr != NULL ? ovc_tr_live_total() : 0;
+}
+
 /* One source's figures; returns 0 or -1 (thresholds unknown). */
 static int measure_one(const struct ovc_params *p, enum ovc_mem_source src,
 		struct ovc_tr_meas *m)

@@ -76,6 +76,12 @@ int64_t ovc_tr_now_ms(void);
 /* Live transactions, all classes (>= 0). */
 int64_t ovc_tr_live_total(void);
 
+/* For the rest of the module (any process, lock-free; 0 when the reaper
+ * is not initialised or shut down): transactions of class c the reaper
+ * ended since start, and the live transactions, all classes. */
+uint64_t ovc_tr_ended(enum ovc_class c);
+int64_t ovc_tr_live_now(void);
+
 /* Copies the parameters in force (under ovc's lock). */
 void ovc_tr_params(struct ovc_params *p);
 
