@@ -26,6 +26,7 @@
 #include "ovc_actor.h"
 #include "ovc_admit.h"
 #include "ovc_fastpath.h"
+#include "ovc_hist.h"
 #include "ovc_modparams.h"
 #include "ovc_nexthop.h"
 #include "ovc_part.h"
@@ -217,11 +218,13 @@ static int mod_init(void)
 	if(ovc_sampler_init(&ovc_mp.cpu_source, &ovc_mp.cpu_capacity) < 0)
 		return -1;
 	if(ovc_shm_init(ovc_mp_params(), ovc_mp.algorithm, ovc_mp.mode,
-			   ovc_mp.dry_run, (unsigned)ovc_mp.stats_history)
+			   ovc_mp.dry_run)
 			< 0) {
 		LM_ERR("cannot initialise ovc's shared state\n");
 		return -1;
 	}
+	if(ovc_hist_init((unsigned)ovc_mp.stats_history) < 0)
+		goto error;
 	if(ovc_stats_register() < 0) {
 		LM_ERR("cannot register the ovc statistics\n");
 		goto error;
@@ -258,6 +261,7 @@ static int mod_init(void)
 
 error:
 	ovc_parts_destroy(); /* nothing queued yet: nothing to answer */
+	ovc_hist_destroy();
 	ovc_shm_destroy();
 	return -1;
 }
@@ -278,6 +282,7 @@ static void mod_destroy(void)
 {
 	/* the workers are gone: the queue answers what they left */
 	ovc_parts_destroy();
+	ovc_hist_destroy();
 	ovc_shm_destroy();
 }
 

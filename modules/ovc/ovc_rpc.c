@@ -19,6 +19,7 @@
 
 #include "ovc_admit.h"
 #include "ovc_fastpath.h"
+#include "ovc_hist.h"
 #include "ovc_modparams.h"
 #include "ovc_nexthop.h"
 #include "ovc_nexthop_part.h"
@@ -201,9 +202,7 @@ static void ovc_rpc_csv(rpc_t *rpc, void *ctx)
 	}
 	/* only the rows asked for (the history only grows until a reset, so
 	 * there are at least as many when copying) */
-	lock_get(&ovc->lock);
-	count = ovc->hist_count;
-	lock_release(&ovc->lock);
+	count = ovc_hist_count();
 	if(n > 0 && n < count)
 		count = n;
 	rows = pkg_malloc(sizeof(*rows) * (count > 0 ? count : 1));
@@ -211,15 +210,7 @@ static void ovc_rpc_csv(rpc_t *rpc, void *ctx)
 		rpc->fault(ctx, 500, "Out of memory (%d rows)", count);
 		return;
 	}
-	lock_get(&ovc->lock);
-	if(count > (int)ovc->hist_count)
-		count = ovc->hist_count; /* an ovc.reset in between */
-	for(i = 0; i < count; i++) {
-		unsigned idx = (ovc->hist_next + ovc->hist_size - count + i)
-					   % ovc->hist_size;
-		rows[i] = ovc->hist[idx];
-	}
-	lock_release(&ovc->lock);
+	count = ovc_hist_copy(rows, count); /* fewer after an ovc.reset */
 
 	hlen = ovc_csv_header(line, sizeof(line));
 	/* the newest rows that fit in one ctl reply: more would make ctl
@@ -252,6 +243,7 @@ static void ovc_rpc_reset(rpc_t *rpc, void *ctx)
 			(unsigned long long)atomic_load(&inv[OVC_V_OFFERED]),
 			(unsigned long long)atomic_load(&inv[OVC_V_REJECTED]));
 	ovc_counts_reset();
+	ovc_hist_reset();
 	ovc_parts_reset();
 }
 

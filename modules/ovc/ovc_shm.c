@@ -57,7 +57,7 @@ int64_t ovc_now_sec_coarse(void)
 }
 
 int ovc_shm_init(const struct ovc_params *params, enum ovc_alg alg,
-		enum ovc_mode mode, int dry_run, unsigned hist_size)
+		enum ovc_mode mode, int dry_run)
 {
 	struct timespec rt, mono;
 
@@ -68,14 +68,12 @@ int ovc_shm_init(const struct ovc_params *params, enum ovc_alg alg,
 	}
 	memset(ovc, 0, sizeof(*ovc));
 	ovc->ctl = shm_malloc(ovc_ctl_size());
-	ovc->hist = shm_malloc(sizeof(struct ovc_row) * hist_size);
 	ovc->rejmem = shm_malloc(sizeof(struct ovc_rejmem));
-	if(ovc->ctl == NULL || ovc->hist == NULL || ovc->rejmem == NULL) {
+	if(ovc->ctl == NULL || ovc->rejmem == NULL) {
 		SHM_MEM_ERROR;
 		goto error;
 	}
 	memset(ovc->ctl, 0, ovc_ctl_size());
-	memset(ovc->hist, 0, sizeof(struct ovc_row) * hist_size);
 	ovc_rejmem_init(ovc->rejmem);
 	if(lock_init(&ovc->lock) == NULL) {
 		LM_ERR("cannot init the ovc lock\n");
@@ -94,11 +92,9 @@ int ovc_shm_init(const struct ovc_params *params, enum ovc_alg alg,
 	ovc_dstore(&ovc->f, 1.0);
 	ovc_dstore(&ovc->f_eff, 1.0);
 	ovc_dstore(&ovc->rxq_guard_f, 1.0);
-	ovc->hist_size = hist_size;
 	clock_gettime(CLOCK_REALTIME, &rt);
 	clock_gettime(CLOCK_MONOTONIC, &mono);
 	ovc->mono_to_unix = (int64_t)rt.tv_sec - (int64_t)mono.tv_sec;
-	atomic_store(&ovc->reset_sec, -1);
 	return 0;
 
 error:
@@ -112,8 +108,6 @@ void ovc_shm_destroy(void)
 		return;
 	if(ovc->ctl)
 		shm_free(ovc->ctl);
-	if(ovc->hist)
-		shm_free(ovc->hist);
 	if(ovc->rejmem)
 		shm_free(ovc->rejmem);
 	shm_free(ovc);
@@ -166,9 +160,6 @@ void ovc_counts_reset(void)
 			atomic_store(&ovc->total.v[c][v], 0);
 	for(c = 0; c < OVC_E_COUNT; c++)
 		atomic_store(&ovc->ev_total[c], 0);
-	atomic_store(&ovc->reset_sec, ovc_now_sec_coarse());
-	ovc->hist_count = 0;
-	ovc->hist_next = 0;
 	lock_release(&ovc->lock);
 }
 

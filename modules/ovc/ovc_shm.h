@@ -1,11 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ovc - the module's shared state: one struct in Kamailio shared memory,
- * created in mod_init() before the fork, seen by every process.
+ * ovc - the module's core shared state: one struct in Kamailio shared
+ * memory, created in mod_init() before the fork, seen by every process.
+ * It holds what is global to every part: the configuration in force (the
+ * parameters, the algorithm, the mode), the controller and the plan it
+ * sets (the acceptors, f), and the request counters. Each part keeps its
+ * own figures in its own shared block, made by its init hook and read
+ * through its header (ovc_part.h); the per-second history is
+ * ovc_hist.h's.
  *
  * Hot path (ovc_admit): lock-free; atomics only (the acceptor, counters).
- * Slow path (ticker process, RPC): the embedded lock guards parameters,
- * controller state and the history ring.
+ * Slow path (ticker process, RPC): the embedded lock guards the
+ * parameters, the controller and reconfig.
  */
 #ifndef OVC_SHM_H
 #define OVC_SHM_H
@@ -41,7 +47,7 @@ typedef _Atomic uint64_t ovc_atomic_double;
 
 struct ovc_shm
 {
-	gen_lock_t lock; /* guards params, ctl, reconfig, hist_* */
+	gen_lock_t lock; /* guards params, ctl, reconfig */
 
 	/* configuration (under lock; hot-path copies are atomics below) */
 	struct ovc_params params; /* the parameter registry's values */
@@ -50,7 +56,7 @@ struct ovc_shm
 	_Atomic int dry_run;	  /* 1: decide and count, never reject */
 	_Atomic int reconfig;	  /* 1: ticker re-inits the controller */
 
-	/* decision state */
+	/* decision state: the ticker's plan (ovc/plan.h), read by the parts */
 	struct ovc_acceptor acc; /* shared deterministic acceptor */
 	struct ovc_acceptor acc_arrival; /* at arrival when acc applies at
 										dequeue (pi): the guard's cap */
@@ -58,7 +64,6 @@ struct ovc_shm
 	ovc_atomic_double rxq_guard_f;	  /* guard's cap on f in force (1: none) */
 	ovc_atomic_double f_eff;		  /* f the acceptor applies: min(f, cap) */
 	_Atomic uint64_t epochs; /* controller steps taken */
-
 	ovc_atomic_double capacity;		/* learned capacity, INVITEs/s at full
 									   CPU (0: not yet; ovc/capest.h) */
 
@@ -68,27 +73,19 @@ struct ovc_shm
 	_Atomic uint64_t ev_total[OVC_E_COUNT];			/* events */
 	_Atomic uint64_t ev_slot[OVC_SLOTS][OVC_E_COUNT]; /* per second */
 	int64_t mono_to_unix;			  /* unix s - monotonic s at start */
-	_Atomic int64_t reset_sec; /* monotonic second of the last ovc.reset:
-								  rows up to it are discarded */
 
 	/* recently rejected requests: retransmissions get the same answer */
 	struct ovc_rejmem *rejmem;
 
 	/* controller (ticker process only, under lock for RPC reads) */
 	struct ovc_ctl *ctl;
-
-	/* per-second history ring */
-	unsigned hist_size;	 /* capacity, rows (stats_history) */
-	unsigned hist_count; /* rows stored */
-	unsigned hist_next;	 /* index of the next row to write */
-	struct ovc_row *hist;
 };
 
 extern struct ovc_shm *ovc;
 
 /* Allocates and initialises the shared state. Returns 0 or -1. */
 int ovc_shm_init(const struct ovc_params *params, enum ovc_alg alg,
-		enum ovc_mode mode, int dry_run, unsigned hist_size);
+		enum ovc_mode mode, int dry_run);
 
 /* Frees the shared state (server shutdown). */
 void ovc_shm_destroy(void);
@@ -157,8 +154,7 @@ static inline const struct ovc_alg_traits *ovc_traits_now(void)
 			&ovc->alg, memory_order_relaxed));
 }
 
-/* Zeroes totals and history (ovc.reset); the per-second rows of seconds up
- * to the current one are discarded when they close. */
+/* Zeroes the totals (ovc.reset; the history: ovc_hist_reset()). */
 void ovc_counts_reset(void);
 
 /* Names for logs, RPC and docs. */

@@ -28,6 +28,7 @@
 #include "ovc/rxq.h"
 
 #include "ovc_fair.h"
+#include "ovc_hist.h"
 #include "ovc_memguard.h"
 #include "ovc_onset.h"
 #include "ovc_part.h"
@@ -204,15 +205,7 @@ static void close_second(int64_t s)
 	for(v = 0; v < OVC_E_COUNT; v++)
 		row.ev[v] = atomic_exchange(&ovc->ev_slot[s % OVC_SLOTS][v], 0);
 	ovc_parts_second_close(s, &row);
-	if(s <= atomic_load(&ovc->reset_sec))
-		return; /* counted before an ovc.reset */
-
-	lock_get(&ovc->lock);
-	ovc->hist[ovc->hist_next] = row;
-	ovc->hist_next = (ovc->hist_next + 1) % ovc->hist_size;
-	if(ovc->hist_count < ovc->hist_size)
-		ovc->hist_count++;
-	lock_release(&ovc->lock);
+	ovc_hist_add(s, &row); /* not when counted before an ovc.reset */
 }
 
 /* At now, in second ended (just ended): its row takes the figures in
