@@ -7,8 +7,9 @@
  * process ends the transactions older than T B through the tm API
  * (ovc_reaper.h; INVITE, REGISTER, other: 500 to the originator;
  * in-dialog: released without reply). Its lifecycle is the part
- * ovc_part_tmreap (ovc_tmreap_part.c); this header is shared by those
- * three files only.
+ * ovc_part_tmreap (ovc_tmreap_part.c). The shared state and tm's API
+ * below are those three files' only; the rest of the module uses
+ * ovc_tmreap_shm_bytes(), ovc_tr_ended() and ovc_tr_live_now().
  */
 #ifndef OVC_TMREAP_H
 #define OVC_TMREAP_H
