@@ -8,8 +8,8 @@
 
 void ovc_memguard_defaults(struct ovc_memguard_params *p)
 {
-	p->high = 0.0;
-	p->hard = 0.9;
+	p->high = 0.9;
+	p->hard = 0.97;
 	p->window_s = 5.0;
 }
 

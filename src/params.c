@@ -172,10 +172,10 @@ static const struct ovc_param_def param_table[] = {
 	{"rxq.guard_f_min", D, 0.05, 0, 1, OFF(rxq.guard_f_min), "fraction",
 		"smallest cap the guard sets"},
 	/* mem: the shared-memory guard (ovc/memguard.h) */
-	{"mem.high", D, 0, 0, 0.99, OFF(memguard.high), "fraction",
+	{"mem.high", D, 0.9, 0, 0.99, OFF(memguard.high), "fraction",
 		"budget: share of Kamailio's shared memory (-m) the calls admitted "
-		"may fill, learned per call admitted (0: no guard; 0.8 under Debian's -m 64)"},
-	{"mem.hard", D, 0.9, 0.01, 1, OFF(memguard.hard), "fraction",
+		"may fill, learned per call admitted (0: no guard)"},
+	{"mem.hard", D, 0.97, 0.01, 1, OFF(memguard.hard), "fraction",
 		"memory use (> mem.high) at which the guard admits no call"},
 	{"mem.window_s", D, 5, 0.1, 600, OFF(memguard.window_s), "s",
 		"averaging time of the admitted call rate: about the time a call "

@@ -145,5 +145,5 @@ tail -n $((RUNS * narms)) "$OUT/runs.csv" | awk -F, '
 		}
 	}' | sort
 "$here/bench/tools/results.sh" record "$OUT" \
-	"Debian's service (User=kamailio, -m 64 -M 8, the drop-in's capabilities) against root with 1 GB and root with -m 64 -M 8, 8x ($RATE calls/s) at 20 % of a core, $RUNS runs per arm, Kamailio $(kamailio -V | sed -n 's/^version: kamailio \([0-9.]*\).*/\1/p')${DEFS[*]:+, ${DEFS[*]}}" \
+	"Debian's service (User=kamailio, -m 64 -M 8, the drop-in's capabilities) against the arms $ARMS (root: 1 GB; root64: root with -m 64 -M 8), 8x ($RATE calls/s) at 20 % of a core, $RUNS runs per arm, Kamailio $(kamailio -V | sed -n 's/^version: kamailio \([0-9.]*\).*/\1/p')${DEFS[*]:+, ${DEFS[*]}}" \
 	"RUNS=$RUNS SECS=$SECS${DEFS[*]:+ DEFS='${DEFS[*]}'} bench/campaigns/service.sh"

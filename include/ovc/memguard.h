@@ -47,7 +47,7 @@ struct ovc_memguard
 						1: no cap */
 };
 
-/* Fills p with the defaults: high 0 (off), hard 0.9, window 5 s. */
+/* Fills p with the defaults: high 0.9, hard 0.97, window 5 s. */
 void ovc_memguard_defaults(struct ovc_memguard_params *p);
 
 /* Starts with nothing learned and no cap. */

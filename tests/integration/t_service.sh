@@ -27,7 +27,7 @@ RATE=${RATE:-$(scaled 2800)}
 SECS=${SECS:-20}	  # offered load duration
 WIN_FROM=${WIN_FROM:-8} # steady-state window [WIN_FROM, SECS]
 TIMELY_MARGIN=${TIMELY_MARGIN:-0.9}
-MEM_HIGH=0.8 # the module's mem.high (default)
+MEM_HIGH=0.9 # the module's mem.high (default)
 SVC_USER=${SVC_USER:-kamailio}
 DROPIN="$TOP/configs/kamailio-ovc-kstage.conf"
 # an allocation that failed, in Kamailio's or a module's words
