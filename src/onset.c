@@ -71,6 +71,10 @@ const char *ovc_onset_sign(const struct ovc_onset *o,
 		return "held down by pi's refusals";
 	if(o->on && s->kstage)
 		return "the kernel stage drops calls";
+	if(o->on && s->arrived >= 0 && s->capacity > 0
+			&& s->arrived > OVC_ONSET_RUSH * s->capacity)
+		return "INVITEs still arrive past " TEXT_OF(OVC_ONSET_RUSH)
+			   "x the capacity";
 	if(o->on && s->refused_for_wait > 0 && !above(least_ms, c->onset_ms))
 		return "INVITEs refused for their wait";
 	if(!(least_ms >= 0) && s->invites)

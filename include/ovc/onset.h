@@ -90,7 +90,12 @@ struct ovc_onset_signs
  * headroom (pi holds its queue at T_q and hides the overload), INVITEs
  * refused for their wait while no wait exceeded onset_ms (the age limit
  * keeps the receive queue short enough that the freshest INVITE of a
- * window may wait less than onset_ms while older ones are refused); or,
+ * window may wait less than onset_ms while older ones are refused), more
+ * than OVC_ONSET_RUSH times the capacity still reaching the host in the
+ * window, whatever the waits (the kernel stage drops so many that its
+ * refusals fit the 503 budget, the split stops asking for drops and the
+ * receive queue is short: without this sign the overload ended within a
+ * flood on Kamailio 6.0.1 and a second one started a second later); or,
  * out of overload, a rush: more than OVC_ONSET_RUSH times the capacity
  * arrived in the window while even its freshest INVITE waited longer
  * than onset_ms (the backlog then grows by twice the capacity or more
