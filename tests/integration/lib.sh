@@ -505,7 +505,8 @@ load_cache_key() {
 # forwards a call than the one the overload tests' rates were set on (the
 # ratio of load_cost_us), clamped to [0.6, 1.6], so that "3x capacity"
 # stays 3x on a faster or slower machine. Measured once per boot and
-# module build (cached in /tmp, load_cache_key); OVC_LOAD_SCALE overrides (1: the rates as written).
+# module build (cached in /tmp, load_cache_key); OVC_LOAD_SCALE overrides
+# (1: the rates as written).
 load_scale() {
 	local cache
 	if [ -n "${OVC_LOAD_SCALE:-}" ]; then
