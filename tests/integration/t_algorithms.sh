@@ -5,7 +5,8 @@
 # overload (4 s, the receive-queue path: no in-core queue) the proxy
 # running it controls the overload: it rejects, at least 90 % of the calls
 # it sets up are set up in time (INVITE -> 200 within 500 ms), and those
-# number at least 1.5x none's under the same overload; none never rejects
+# number at least 1.5x none's under the same overload (the mean of a
+# none run first and last); none never rejects
 # and sets up less than half its calls in time (the overload is real).
 # Measured 2026-11-28 in three runs: 98.7-100 % in time for every
 # controller, 2.2-7.8x none's (rsoca the fewest: 657-794 against none's
@@ -24,7 +25,10 @@
 # a fixed 4 s.
 . "$(dirname "$0")/lib.sh"
 
-ALGS=${ALGS:-"none occ occupancy aro bbc sired rsoca pi"}
+# none first and last: each controller is held to the mean of both (one
+# none run set up 174-534 calls in time in this 4 s overload; a make
+# check failed rsoca at 743 against 1.5 x 497 once)
+ALGS=${ALGS:-"none occ occupancy aro bbc sired rsoca pi none"}
 load_scale
 OVER_RATE=${OVER_RATE:-$(scaled 1200)}
 # 4 s of overload (8 until 2026-11-26): in two runs every controller
@@ -70,7 +74,9 @@ f_poll() {
 }
 
 sample_ms=$(rpc ovc.get rxq.sample_ms | awk '$1 == "rxq.sample_ms:" { print $2 }')
-none_timely=""
+none_sum=0
+none_n=0
+declare -A ctl_timely=()
 for a in $ALGS; do
 	if ! out=$(rpc ovc.set algorithm "$a" 2>&1) || printf '%s' "$out" | grep -q error; then
 		fail "ovc.set algorithm $a: $out"
@@ -114,19 +120,27 @@ for a in $ALGS; do
 		check "none never rejects" "$over_rej == 0"
 		check "the overload is real: none set up less than half its calls in time" \
 			"$timely < 0.5 * $setup"
-		none_timely=$timely
+		none_sum=$((none_sum + timely))
+		none_n=$((none_n + 1))
 	else
 		check "$a rejects under overload" "$over_rej > 0.05 * $OVER_RATE * $OVER_SECS"
 		check "$a set up at least 90 % of its calls within 500 ms" \
 			"$setup > 0 && $timely >= 0.9 * $setup"
-		[ -z "$none_timely" ] ||
-			check "$a set up at least 1.5x none's calls within 500 ms" \
-				"$timely >= 1.5 * $none_timely"
+		ctl_timely[$a]=$timely
 	fi
 done
+if [ "$none_n" -gt 0 ]; then
+	none_mean=$(awk -v s="$none_sum" -v n="$none_n" 'BEGIN { printf "%.1f", s / n }')
+	log "none set up $none_mean calls within 500 ms (mean of $none_n runs)"
+	for a in "${!ctl_timely[@]}"; do
+		check "$a set up at least 1.5x none's calls within 500 ms" \
+			"${ctl_timely[$a]} >= 1.5 * $none_mean"
+	done
+fi
 sleep 2.5
 rpc ovc.csv >"$T_DIR/ovc.csv"
 if bal=$(csv_check "$T_DIR/ovc.csv"); then ok "csv balance across switches $bal"; else fail "csv balance $bal"; fi
 n_algs=$(awk -F, 'NR > 1 { a[$2] = 1 } END { print length(a) }' "$T_DIR/ovc.csv")
-check "csv rows name every algorithm run" "$n_algs == $(echo $ALGS | wc -w)"
+check "csv rows name every algorithm run" \
+	"$n_algs == $(printf '%s\n' $ALGS | sort -u | wc -l)"
 finish
