@@ -63,6 +63,14 @@ int ovc_onset_step(struct ovc_onset *o, const struct ovc_onset_cfg *c,
 	return o->on;
 }
 
+/* More than OVC_ONSET_RUSH times the capacity reached the host in the
+ * window (both known)? */
+static int past_rush(const struct ovc_onset_signs *s)
+{
+	return s->arrived >= 0 && s->capacity > 0
+		   && s->arrived > OVC_ONSET_RUSH * s->capacity;
+}
+
 const char *ovc_onset_sign(const struct ovc_onset *o,
 		const struct ovc_onset_cfg *c, const struct ovc_onset_signs *s,
 		double least_ms)
@@ -71,17 +79,14 @@ const char *ovc_onset_sign(const struct ovc_onset *o,
 		return "held down by pi's refusals";
 	if(o->on && s->kstage)
 		return "the kernel stage drops calls";
-	if(o->on && s->arrived >= 0 && s->capacity > 0
-			&& s->arrived > OVC_ONSET_RUSH * s->capacity)
+	if(o->on && past_rush(s))
 		return "INVITEs still arrive past " TEXT_OF(OVC_ONSET_RUSH)
 			   "x the capacity";
 	if(o->on && s->refused_for_wait > 0 && !above(least_ms, c->onset_ms))
 		return "INVITEs refused for their wait";
 	if(!(least_ms >= 0) && s->invites)
 		return "unmeasured (TCP, TLS)";
-	if(!o->on && s->arrived >= 0 && s->capacity > 0
-			&& s->arrived > OVC_ONSET_RUSH * s->capacity
-			&& above(least_ms, c->onset_ms))
+	if(!o->on && past_rush(s) && above(least_ms, c->onset_ms))
 		return "a rush of INVITEs past " TEXT_OF(OVC_ONSET_RUSH)
 			   "x the capacity";
 	return NULL;
