@@ -66,20 +66,10 @@ chgrp "$SVC_USER" "$T_DIR"
 chmod 0770 "$T_DIR"
 load_scale
 RATE=$(scaled 2800)
-caps=$(awk -F= '$1 == "AmbientCapabilities" { print $2 }' \
-	"$here/configs/kamailio-ovc-kstage.conf" | tr ' ' '\n' |
-	awk 'NF { sub(/^CAP_/, ""); printf "%s+%s", s, tolower($0); s = "," }')
-SVC_WRAP="setpriv --reuid=$SVC_USER --regid=$SVC_USER --init-groups"
-SVC_WRAP+=" --inh-caps=$caps --ambient-caps=$caps"
+svc_wrap "$SVC_USER" "$here/configs/kamailio-ovc-kstage.conf" ||
+	{ echo "service.sh: the drop-in names no capabilities" >&2; exit 1; }
 t_start=$(date +%s)
 
-# stat BLOCK KEY: KEY of the BLOCK block of a fresh ovc.stats
-stat() {
-	rpc ovc.stats | awk -v b="$1:" -v k="$2:" '$1 == b { on = 1 }
-		on && $1 == k { print $2; exit }'
-}
-# an allocation that failed, in Kamailio's or a module's words (t_service)
-MEM_ERR='(no more|not enough|could not allocate|out of|no) [a-z ]*memory|memory allocation fail|fragment not found'
 
 
 # one_run ARM N: one flood; a row of runs.csv
@@ -95,13 +85,13 @@ one_run() {
 	uas_start "${name}_uas"
 	UAC_TIMEOUT=$((SECS + 3)) uac_run "${name}_uac" "$RATE" $((RATE * SECS))
 	sleep 1
-	drops=$(stat kstage dropped)
-	capped=$(stat mem_guard capped_ms)
+	drops=$(stats_class kstage dropped)
+	capped=$(stats_class mem_guard capped_ms)
 	shm=$(rpc core.shmmem | awk '$1 == "max_used:" { u = $2 }
 		$1 == "total:" { t = $2 } END { print u + 0 "," t + 0 }')
 	uas_stop
 	kam_stop
-	errs=$(grep -ciE "$MEM_ERR" "$T_DIR/$name.log" || true)
+	errs=$(grep -ciE "$OVC_MEM_ERR" "$T_DIR/$name.log" || true)
 	awk -v d="$(date -u +%FT%TZ)" -v a="$arm" -v n="$n" -v r="$RATE" \
 		-v s="$SECS" -v t="$(timely_rate "${name}_uac" "$WIN_FROM" "$SECS")" \
 		-v c="$(completed_rate "${name}_uas" "$WIN_FROM" "$SECS")" \

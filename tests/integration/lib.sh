@@ -402,12 +402,29 @@ csv_closed() {
 	return 1
 }
 
+# An allocation that failed, in Kamailio's or a module's words (grep -E).
+OVC_MEM_ERR='(no more|not enough|could not allocate|out of|no) [a-z ]*memory|memory allocation fail|fragment not found'
+
+# svc_wrap USER DROPIN: sets SVC_CAPS to the drop-in's
+# AmbientCapabilities= as setpriv takes them (+bpf,+perfmon) and SVC_WRAP
+# to the setpriv command that runs Kamailio as USER with them (Debian's
+# kamailio.service without systemd). Returns 1 when the drop-in names none.
+svc_wrap() {
+	SVC_CAPS=$(awk -F= '$1 == "AmbientCapabilities" { print $2 }' "$2" |
+		tr ' ' '\n' |
+		awk 'NF { sub(/^CAP_/, ""); printf "%s+%s", s, tolower($0); s = "," }')
+	[ -n "$SVC_CAPS" ] || return 1
+	SVC_WRAP="setpriv --reuid=$1 --regid=$1 --init-groups"
+	SVC_WRAP+=" --inh-caps=$SVC_CAPS --ambient-caps=$SVC_CAPS"
+}
+
 # stats_val KEY: a top-level number from ovc.stats (e.g. f, cpu).
 stats_val() {
 	rpc ovc.stats | awk -v k="$1" '$1 == k ":" { print $2; exit }'
 }
 
-# stats_class CLASS KEY: a per-class counter from ovc.stats.
+# stats_class BLOCK KEY: KEY in one block of ovc.stats: a class's
+# counters (invite, ...) or a part's block (kstage, mem_guard, ...).
 stats_class() {
 	rpc ovc.stats | awk -v c="$1" -v k="$2" '
 		$1 == c ":" { in_c = 1; next }

@@ -30,10 +30,7 @@ HIGH=${HIGH:-$(scaled 3500)} # about 10x
 SECS=${SECS:-15}
 
 # ks_key KEY: KEY's value in the "kstage" block of a fresh ovc.stats.
-ks_key() {
-	rpc ovc.stats | awk -v k="$1:" '$1 == "kstage:" { in_ks = 1 }
-		in_ks && $1 == k { print $2; exit }'
-}
+ks_key() { stats_class kstage "$1"; }
 
 cg=$(cg_make "$QUOTA_US" "$PERIOD_US")
 kam_start -c "$cg" 'OVC_KSTAGE=1' 'OVC_KSTAGE_BUDGET=5'

@@ -36,30 +36,21 @@ TIMELY_MARGIN=${TIMELY_MARGIN:-0.75}
 MEM_HIGH=0.9 # the module's mem.high (default)
 SVC_USER=${SVC_USER:-kamailio}
 DROPIN="$TOP/configs/kamailio-ovc-kstage.conf"
-# an allocation that failed, in Kamailio's or a module's words
-MEM_ERR='(no more|not enough|could not allocate|out of|no) [a-z ]*memory|memory allocation fail|fragment not found'
 
 if ! id "$SVC_USER" >/dev/null 2>&1 || ! command -v setpriv >/dev/null; then
 	skip "no user $SVC_USER or no setpriv"
 fi
 # the drop-in's capabilities as setpriv takes them: +bpf,+perfmon
-caps=$(awk -F= '$1 == "AmbientCapabilities" { print $2 }' "$DROPIN" |
-	tr ' ' '\n' | awk 'NF { sub(/^CAP_/, ""); printf "%s+%s", s, tolower($0); s = "," }')
-[ -n "$caps" ] || { fail "no AmbientCapabilities= in $DROPIN"; finish; }
-SVC_WRAP="setpriv --reuid=$SVC_USER --regid=$SVC_USER --init-groups"
-SVC_WRAP+=" --inh-caps=$caps --ambient-caps=$caps"
+svc_wrap "$SVC_USER" "$DROPIN" ||
+	{ fail "no AmbientCapabilities= in $DROPIN"; finish; }
+caps=$SVC_CAPS
 log "the drop-in's capabilities: $caps"
 # the service's user writes its PID file and control socket here
 chgrp "$SVC_USER" "$T_DIR"
 chmod 0770 "$T_DIR"
 
-# block_key BLOCK KEY: KEY's value in the BLOCK block of a fresh ovc.stats.
-block_key() {
-	rpc ovc.stats | awk -v b="$1:" -v k="$2:" '$1 == b { in_b = 1 }
-		in_b && $1 == k { print $2; exit }'
-}
 # ks_key KEY: KEY's value in the "kstage" block.
-ks_key() { block_key kstage "$1"; }
+ks_key() { stats_class kstage "$1"; }
 # kpid_user: the user the kamailio started last runs as.
 kpid_user() { ps -o user= -p "$T_KPID" | tr -d ' '; }
 
@@ -106,8 +97,8 @@ phase() {
 	UAC_TIMEOUT=$((SECS + 3)) uac_run "${name}_uac" "$RATE" $((RATE * SECS))
 	sleep 1
 	echo "dropped $(ks_key dropped)" >>"$T_DIR/$name.ks"
-	echo "capped_ms $(block_key mem_guard capped_ms)" >>"$T_DIR/$name.ks"
-	echo "per_call_s $(block_key mem_guard held_per_call_s)" >>"$T_DIR/$name.ks"
+	echo "capped_ms $(stats_class mem_guard capped_ms)" >>"$T_DIR/$name.ks"
+	echo "per_call_s $(stats_class mem_guard held_per_call_s)" >>"$T_DIR/$name.ks"
 	rpc core.shmmem | awk '{ print $1, $2 }' | tr -d ':' >>"$T_DIR/$name.ks"
 	rpc ovc.csv $((SECS + 5)) >"$T_DIR/$name.csv" 2>&1 || true
 	uas_stop
@@ -127,7 +118,7 @@ tm_root=$(timely_rate root_uac "$WIN_FROM" "$SECS")
 tm_svc=$(timely_rate service_uac "$WIN_FROM" "$SECS")
 gp_root=$(completed_rate root_uas "$WIN_FROM" "$SECS")
 gp_svc=$(completed_rate service_uas "$WIN_FROM" "$SECS")
-memerr=$(grep -ciE "$MEM_ERR" "$T_DIR/service.log" || true)
+memerr=$(grep -ciE "$OVC_MEM_ERR" "$T_DIR/service.log" || true)
 log "offered $RATE calls/s for ${SECS}s to a proxy capped at $QUOTA_US/$PERIOD_US us"
 log "timely calls/s in [$WIN_FROM,$SECS]s: root, 1 GB=$tm_root;" \
 	"$SVC_USER, -m 64 -M 8, $caps=$tm_svc"
@@ -145,7 +136,7 @@ check "the service's kernel stage dropped initial INVITEs" \
 	"$(ksv service dropped) + 0 > 0"
 check "no memory exhaustion in the service's log ($memerr lines)" \
 	"$memerr == 0"
-[ "$memerr" -eq 0 ] || grep -iE "$MEM_ERR" "$T_DIR/service.log" | head -3
+[ "$memerr" -eq 0 ] || grep -iE "$OVC_MEM_ERR" "$T_DIR/service.log" | head -3
 # What -m 64 can hold: the root proxy's shared memory held per call/s
 # completed late in its flood (Kamailio's own count, in use above the
 # least seen, over the completed rate), against the guard's budget
