@@ -153,14 +153,21 @@ const struct ovc_modparam *ovc_mp_at(unsigned i)
 	return i < MP_COUNT ? &mp_table[i] : NULL;
 }
 
-const struct ovc_modparam *ovc_mp_live_find(const char *name)
+const struct ovc_modparam *ovc_mp_find(const char *name)
 {
 	size_t i;
 
 	for(i = 0; i < MP_COUNT; i++)
-		if(mp_table[i].rt && strcmp(mp_table[i].name, name) == 0)
+		if(strcmp(mp_table[i].name, name) == 0)
 			return &mp_table[i];
 	return NULL;
+}
+
+const struct ovc_modparam *ovc_mp_live_find(const char *name)
+{
+	const struct ovc_modparam *d = ovc_mp_find(name);
+
+	return d != NULL && d->rt ? d : NULL;
 }
 
 int ovc_mp_defaults(void)

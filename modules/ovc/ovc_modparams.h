@@ -130,6 +130,9 @@ struct ovc_params *ovc_mp_params(void);
  * before the configuration's modparams). Returns 0 or -1 (logged). */
 int ovc_mp_defaults(void);
 
+/* The modparam called name, or NULL. */
+const struct ovc_modparam *ovc_mp_find(const char *name);
+
 /* The modparam name that is settable at run time (column set: live), or
  * NULL. */
 const struct ovc_modparam *ovc_mp_live_find(const char *name);

@@ -143,19 +143,6 @@ static int scan_value(rpc_t *rpc, void *ctx, char *buf, int size)
 	return (n > 0 && n < size) ? 0 : -1;
 }
 
-/* The modparam called name that is set at start only (column set: start
- * of ovc_modparams.def), or NULL. */
-static const struct ovc_modparam *start_only(const char *name)
-{
-	const struct ovc_modparam *mp;
-	unsigned i;
-
-	for(i = 0; (mp = ovc_mp_at(i)) != NULL; i++)
-		if(!mp->rt && strcmp(mp->name, name) == 0)
-			return mp;
-	return NULL;
-}
-
 const char *ovc_rpc_set_doc[2] = {
 		"Sets a parameter: a plain one settable at run time (ovc.get lists"
 		" them: algorithm, mode, dry_run, network_mode) or any registry name"
@@ -236,7 +223,7 @@ void ovc_rpc_set(rpc_t *rpc, void *ctx)
 	nbuf[name.len] = '\0';
 	mp = ovc_mp_live_find(nbuf);
 	if(mp == NULL && ovc_param_find(nbuf) == NULL) {
-		if(start_only(nbuf) != NULL)
+		if(ovc_mp_find(nbuf) != NULL) /* not live: set at start only */
 			rpc->fault(ctx, 400,
 					"%s is set at start only: modparam(\"ovc\", \"%s\","
 					" ...) and a restart (ovc.set changes algorithm, mode,"
